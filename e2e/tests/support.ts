@@ -1,0 +1,25 @@
+import { expect, test as base, type Page } from '@playwright/test';
+
+/** Console errors a journey did not expect; failures a test provokes on purpose are listed by the test. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await use(errors);
+  },
+});
+
+export { expect };
+
+export async function expectShellAround(page: Page) {
+  await expect(page.getByRole('contentinfo')).toContainText('© 2025');
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' })).toBeVisible();
+}
+
+export async function deployedRemotes(page: Page): Promise<Record<string, string>> {
+  const response = await page.request.get('/remotes.json');
+  return (await response.json()) as Record<string, string>;
+}

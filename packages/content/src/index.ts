@@ -1,0 +1,5 @@
+export * from './faq.ts';
+export * from './navigation.ts';
+export * from './paths.ts';
+export * from './routes.ts';
+export * from './site.ts';

@@ -1,0 +1,27 @@
+/** Every remote of the site: its workspace folder, its federation name and the port its dev server uses. */
+export const remotes = {
+  consumer: { folder: 'consumer', devPort: 5174 },
+  vendor: { folder: 'vendor', devPort: 5175 },
+  business: { folder: 'business', devPort: 5176 },
+  legal: { folder: 'legal', devPort: 5177 },
+  account: { folder: 'account', devPort: 5178 },
+  share_location: { folder: 'share-location', devPort: 5179 },
+} as const;
+
+export type RemoteName = keyof typeof remotes;
+
+export const remoteNames = Object.keys(remotes) as RemoteName[];
+
+export const shellDevPort = 5173;
+
+/** File name of every remote's entry; the manifest points at it. */
+export const remoteEntryFile = 'remoteEntry.js';
+
+/** Path the site serves the remotes manifest at: `{ "<remote name>": "<entry URL>" }`. */
+export const manifestPath = '/remotes.json';
+
+export type RemotesManifest = Partial<Record<RemoteName, string>>;
+
+export function isRemoteName(name: string): name is RemoteName {
+  return Object.hasOwn(remotes, name);
+}

@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSiteServer } from './site-server.ts';
+
+function writeFile(path: string, content: string) {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, content);
+}
+
+describe('site server', () => {
+  const root = mkdtempSync(join(tmpdir(), 'site-'));
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
+    writeFile(join(root, 'shell/dist/assets/index-abc123.js'), 'console.log("shell");'.repeat(200));
+    writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = 1;');
+    writeFile(join(root, 'legal/dist/assets/page-def456.js'), 'export default 1;');
+    app = await createSiteServer({ root });
+  });
+  afterAll(() => app.close());
+
+  it('serves the shell page on every route, including a deep wildcard route', async () => {
+    for (const url of ['/', '/privacy', '/business', '/share-location/abc123', '/terms?ref=mail']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toContain('text/html');
+      expect(response.body).toContain('<div id="root">');
+    }
+  });
+
+  it('answers 404 with the shell page for an unknown path, so the not-found page shows', async () => {
+    const response = await app.inject({ url: '/unknown/page' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<div id="root">');
+  });
+
+  it('answers a plain 404 for missing files and API paths', async () => {
+    for (const url of ['/assets/missing.js', '/api/anything', '/remotes/legal/missing.js']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toContain('application/json');
+    }
+  });
+
+  it('lists the built remotes in a manifest that is never cached', async () => {
+    const response = await app.inject({ url: '/remotes.json' });
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.json()).toEqual({ legal: '/remotes/legal/remoteEntry.js' });
+  });
+
+  it('caches hashed assets for good and revalidates remote entries and pages', async () => {
+    expect((await app.inject({ url: '/assets/index-abc123.js' })).headers['cache-control']).toContain('immutable');
+    expect((await app.inject({ url: '/remotes/legal/assets/page-def456.js' })).headers['cache-control']).toContain(
+      'immutable',
+    );
+    expect((await app.inject({ url: '/remotes/legal/remoteEntry.js' })).headers['cache-control']).toBe('no-cache');
+    expect((await app.inject({ url: '/privacy' })).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('compresses responses for clients that accept it', async () => {
+    const response = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(response.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('serves a deployed manifest file, read afresh on every request', async () => {
+    const manifestFile = join(root, 'remotes.json');
+    writeFileSync(manifestFile, JSON.stringify({ legal: '/remotes/legal/v1/remoteEntry.js' }));
+    const deployed = await createSiteServer({ root, manifestFile, remotesDir: join(root, 'deployed') });
+    expect((await deployed.inject({ url: '/remotes.json' })).json()).toEqual({
+      legal: '/remotes/legal/v1/remoteEntry.js',
+    });
+    writeFileSync(manifestFile, JSON.stringify({ legal: '/remotes/legal/v2/remoteEntry.js' }));
+    expect((await deployed.inject({ url: '/remotes.json' })).json()).toEqual({
+      legal: '/remotes/legal/v2/remoteEntry.js',
+    });
+    await deployed.close();
+  });
+});

@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { isPagePath } from '@gift/content';
+import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+
+export interface SiteServerOptions {
+  /** Workspace root: the shell's and remotes' `dist` folders are read from here. */
+  root: string;
+  /** Serve deployed remote builds from this folder at `/remotes/` instead of the workspace's `dist` folders. */
+  remotesDir?: string;
+  /** A remotes manifest file, read on every request, so repointing a remote needs no restart. */
+  manifestFile?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const immutable = 'public, max-age=31536000, immutable';
+const revalidate = 'no-cache';
+
+function setCacheHeaders(reply: FastifyReply, filePath: string) {
+  // Vite puts content-hashed files under assets/; everything else (HTML, remoteEntry.js) must be revalidated.
+  reply.header('Cache-Control', filePath.includes(`${sep}assets${sep}`) ? immutable : revalidate);
+}
+
+/** Remotes built in this workspace, with the URL their entry is served at. */
+export function builtRemotes(root: string) {
+  return Object.entries(remotes)
+    .map(([name, remote]) => ({
+      name,
+      dist: join(root, remote.folder, 'dist'),
+      entry: `/remotes/${remote.folder}/${remoteEntryFile}`,
+      prefix: `/remotes/${remote.folder}/`,
+    }))
+    .filter((remote) => existsSync(join(remote.dist, remoteEntryFile)));
+}
+
+/** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest. */
+export async function createSiteServer(options: SiteServerOptions): Promise<FastifyInstance> {
+  const shellDist = join(options.root, 'shell', 'dist');
+  const indexHtml = readFileSync(join(shellDist, 'index.html'), 'utf8');
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: true });
+
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+  });
+
+  const staticOptions = { index: false, cacheControl: false, setHeaders: setCacheHeaders } as const;
+  await app.register(fastifyStatic, { ...staticOptions, root: shellDist, prefix: '/' });
+
+  const local = builtRemotes(options.root);
+  if (options.remotesDir) {
+    await app.register(fastifyStatic, {
+      ...staticOptions,
+      root: options.remotesDir,
+      prefix: '/remotes/',
+      decorateReply: false,
+    });
+  } else {
+    for (const remote of local) {
+      await app.register(fastifyStatic, {
+        ...staticOptions,
+        root: remote.dist,
+        prefix: remote.prefix,
+        decorateReply: false,
+      });
+    }
+  }
+
+  const localManifest: RemotesManifest = Object.fromEntries(local.map((remote) => [remote.name, remote.entry]));
+  app.get(manifestPath, async (_request, reply) => {
+    const manifest = options.manifestFile ? JSON.parse(await readFile(options.manifestFile, 'utf8')) : localManifest;
+    return reply.header('Cache-Control', 'no-cache').send(manifest);
+  });
+
+  // Every page is the shell's HTML; its router renders the page, or the not-found page with a 404 status.
+  const sendPage = (path: string, reply: FastifyReply) =>
+    reply
+      .code(isPagePath(path) ? 200 : 404)
+      .header('Cache-Control', revalidate)
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
+
+  app.get('/', (_request, reply) => sendPage('/', reply));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path);
+    if (!wantsPage || path.startsWith('/api/') || path.startsWith('/remotes/')) {
+      return reply.code(404).send({ error: 'Not Found', message: `No resource at ${path}` });
+    }
+    return sendPage(path, reply);
+  });
+
+  return app;
+}

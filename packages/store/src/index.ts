@@ -1,0 +1,2 @@
+export * from './menu.ts';
+export * from './notifications.ts';

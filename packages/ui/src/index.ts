@@ -1,0 +1,3 @@
+export * from './faq.tsx';
+export * from './icons.tsx';
+export * from './section.tsx';

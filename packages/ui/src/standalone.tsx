@@ -1,0 +1,44 @@
+import './tokens.css';
+import { StrictMode, type ComponentType } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, Link, Outlet, RouterProvider } from 'react-router';
+
+interface StandalonePage {
+  path: string;
+  Page: ComponentType;
+}
+
+/** Renders a remote's pages on their own (`pnpm --filter <remote> dev`), so a team can work without the shell. */
+export function renderStandalone(remoteName: string, pages: StandalonePage[]) {
+  const Layout = () => (
+    <>
+      <nav aria-label={`${remoteName} pages`} style={{ padding: '0.5rem 1rem', borderBottom: '1px solid #ddd' }}>
+        <strong>{remoteName} remote, standalone: </strong>
+        {pages.map(({ path }) => (
+          <Link key={path} to={path} style={{ marginRight: '1rem' }}>
+            {path}
+          </Link>
+        ))}
+      </nav>
+      <main id="main">
+        <Outlet />
+      </main>
+    </>
+  );
+  const router = createBrowserRouter([
+    {
+      element: <Layout />,
+      children: [
+        { index: true, element: <p style={{ padding: '1rem' }}>Choose a page above.</p> },
+        ...pages.map(({ path, Page }) => ({ path, element: <Page /> })),
+      ],
+    },
+  ]);
+  const container = document.getElementById('root');
+  if (!container) throw new Error('The page has no #root element');
+  createRoot(container).render(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+}

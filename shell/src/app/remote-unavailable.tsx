@@ -1,0 +1,23 @@
+import styles from './remote-unavailable.module.css';
+
+/** Shown inside the normal header and footer when a page's remote cannot be loaded. */
+export function RemoteUnavailable({ onRetry, retrying = false }: { onRetry: () => void; retrying?: boolean }) {
+  return (
+    <div className={styles.panel} role="alert">
+      <h1>This part of the site is unavailable</h1>
+      <p>We couldn’t load this page just now. The rest of the site still works. Please try again in a moment.</p>
+      <button type="button" className={styles.button} disabled={retrying} onClick={onRetry}>
+        {retrying ? 'Trying again…' : 'Try again'}
+      </button>
+    </div>
+  );
+}
+
+export function PageLoading() {
+  return (
+    <div className={styles.loading} role="status">
+      <div className={styles.spinner} aria-hidden="true" />
+      <span className="visually-hidden">Loading the page…</span>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { loadRemote, registerRemotes } from '@module-federation/runtime';
+import { isRemoteName, manifestPath, type RemoteName, type RemotesManifest } from '@gift/federation';
+import type { ComponentType } from 'react';
+
+export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'failed' };
+
+/** A remote that accepts the connection and never answers must not leave the page loading forever. */
+export const remoteTimeoutMs = 10_000;
+const retryDelayMs = 400;
+
+let manifest: Promise<RemotesManifest> | undefined;
+const registered = new Map<RemoteName, string>();
+const loggedFailures = new Set<RemoteName>();
+const pageLoads = new Map<string, Promise<PageLoad>>();
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${remoteTimeoutMs} ms`)), remoteTimeoutMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+async function fetchManifest(): Promise<RemotesManifest> {
+  const response = await withTimeout(fetch(manifestPath, { cache: 'no-store' }), 'The remotes manifest');
+  if (!response.ok) throw new Error(`The remotes manifest answered HTTP ${response.status}`);
+  const data: unknown = await response.json();
+  if (typeof data !== 'object' || data === null) throw new Error('The remotes manifest is not a JSON object');
+  const entries = Object.entries(data).filter(
+    (entry): entry is [RemoteName, string] => isRemoteName(entry[0]) && typeof entry[1] === 'string',
+  );
+  return Object.fromEntries(entries);
+}
+
+function readManifest(fresh: boolean): Promise<RemotesManifest> {
+  if (!manifest || fresh) {
+    manifest = fetchManifest();
+    manifest.catch(() => (manifest = undefined));
+  }
+  return manifest;
+}
+
+function register(remote: RemoteName, entry: string, attempt: number) {
+  // A fresh URL on retry: the browser keeps a failed module import for the life of the page.
+  const url = attempt === 0 ? entry : `${entry}${entry.includes('?') ? '&' : '?'}retry=${attempt}`;
+  if (registered.get(remote) === url) return;
+  registerRemotes([{ name: remote, entry: url, type: 'module' }], { force: registered.has(remote) });
+  registered.set(remote, url);
+}
+
+async function importPage(remote: RemoteName, module: string, attempt: number): Promise<PageLoad> {
+  const entries = await readManifest(attempt > 0);
+  const entry = entries[remote];
+  if (!entry) {
+    logOnce(remote, () => console.warn(`[shell] The ${remote} remote is not in the remotes manifest.`));
+    return { ok: false, reason: 'not-deployed' };
+  }
+  register(remote, entry, attempt);
+  const exports = await withTimeout(
+    loadRemote<{ default?: ComponentType }>(`${remote}/${module.replace(/^\.\//, '')}`),
+    `The ${remote} remote`,
+  );
+  if (!exports?.default) throw new Error(`The ${remote} remote exposes no page component at ${module}`);
+  return { ok: true, Page: exports.default };
+}
+
+function logOnce(remote: RemoteName, log: () => void) {
+  if (loggedFailures.has(remote)) return;
+  loggedFailures.add(remote);
+  log();
+}
+
+let retrySequence = 0;
+
+async function loadPageOnce(remote: RemoteName, module: string): Promise<PageLoad> {
+  try {
+    return await importPage(remote, module, 0);
+  } catch {
+    // Transient failures (a dropped connection, a deploy in progress) get one more try.
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+    try {
+      return await importPage(remote, module, ++retrySequence);
+    } catch (error) {
+      logOnce(remote, () =>
+        console.error(`[shell] The ${remote} remote could not be loaded; its pages show the unavailable state.`, error),
+      );
+      return { ok: false, reason: 'failed' };
+    }
+  }
+}
+
+/** The page module of a remote; never rejects, so a failing remote only ever shows its fallback. */
+export function loadPage(remote: RemoteName, module: string): Promise<PageLoad> {
+  const key = `${remote}/${module}`;
+  let load = pageLoads.get(key);
+  if (!load) {
+    load = loadPageOnce(remote, module);
+    pageLoads.set(key, load);
+  }
+  return load;
+}
+
+/** Forget a failed load so the next `loadPage` tries the network again. */
+export function reloadPage(remote: RemoteName, module: string): Promise<PageLoad> {
+  pageLoads.delete(`${remote}/${module}`);
+  manifest = undefined;
+  return loadPage(remote, module);
+}
