@@ -19,5 +19,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Playwright fixtures call `use`, which is not React's hook.
+  { files: ['e2e/**/*.ts'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: globals.node } },
 );
