@@ -29,7 +29,9 @@ export function renderStandalone(remoteName: string, pages: StandalonePage[]) {
     {
       element: <Layout />,
       children: [
-        { index: true, element: <p style={{ padding: '1rem' }}>Choose a page above.</p> },
+        ...(pages.some(({ path }) => path === '/')
+          ? []
+          : [{ index: true, element: <p style={{ padding: '1rem' }}>Choose a page above.</p> }]),
         ...pages.map(({ path, Page }) => ({ path, element: <Page /> })),
       ],
     },

@@ -1,0 +1,44 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { domAnimation, LazyMotion } from 'framer-motion';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { landing } from '../content/landing.content.ts';
+import { Features } from './features.tsx';
+
+describe('Features', () => {
+  beforeEach(() => {
+    Element.prototype.scrollIntoView = vi.fn();
+  });
+
+  it('lists the five features and shows the first one', () => {
+    render(
+      <LazyMotion features={domAnimation}>
+        <Features />
+      </LazyMotion>,
+    );
+    const options = screen.getAllByRole('button');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'Gift Ideas',
+      'Manage Relations',
+      'Create Groups',
+      'Plan Occasions',
+      'Send Gifts',
+    ]);
+    expect(options[0]).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('heading', { level: 3, name: 'Gift Ideas' })).toBeInTheDocument();
+  });
+
+  it('shows the feature chosen in the list and scrolls to its place', async () => {
+    render(
+      <LazyMotion features={domAnimation}>
+        <Features />
+      </LazyMotion>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Plan Occasions' }));
+    expect(screen.getByRole('button', { name: 'Plan Occasions' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('button', { name: 'Gift Ideas' })).toHaveAttribute('aria-current', 'false');
+    expect(await screen.findByRole('heading', { level: 3, name: 'Plan Occasions' })).toBeInTheDocument();
+    expect(screen.getByText(landing.features.items[3]!.description)).toBeInTheDocument();
+    expect(Element.prototype.scrollIntoView).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,91 @@
+import { AnimatePresence, m } from 'framer-motion';
+import { useEffect, useRef, useState } from 'react';
+import { sections } from '@gift/content';
+import { Section, usePrefersReducedMotion, useScrollSpy } from '@gift/ui';
+import { landing } from '../content/landing.content.ts';
+import { FeatureIcon } from './feature-icon.tsx';
+import styles from './features.module.css';
+
+/** Spec section 9: the block that resizes to fit the chosen feature. */
+export const resizeBlockTransition = { duration: 0.25 };
+
+/**
+ * The five features with a selector list. The section holds still while the visitor scrolls through it,
+ * and the feature for the current scroll position is shown; choosing one in the list shows it too.
+ */
+export function Features() {
+  const { title, intro, items } = landing.features;
+  const triggerRefs = useRef<(HTMLDivElement | null)[]>([]);
+  const listRef = useRef<HTMLUListElement>(null);
+  const scrolledTo = useScrollSpy(triggerRefs);
+  // A choice from the list holds until scrolling moves on to another feature.
+  const [chosen, setChosen] = useState<{ index: number; whileScrolledTo: number } | null>(null);
+  const reducedMotion = usePrefersReducedMotion();
+  const active = chosen?.whileScrolledTo === scrolledTo ? chosen.index : scrolledTo;
+  const feature = items[active] ?? items[0]!;
+
+  // On small screens the list is a row of chips: keep the active one in view.
+  useEffect(() => {
+    const list = listRef.current;
+    const option = list?.querySelectorAll('button')[active];
+    if (list && option && list.scrollWidth > list.clientWidth) list.scrollTo({ left: option.offsetLeft - 16 });
+  }, [active]);
+
+  const choose = (index: number) => {
+    setChosen({ index, whileScrolledTo: scrolledTo });
+    triggerRefs.current[index]?.scrollIntoView({ block: 'center', behavior: reducedMotion ? 'auto' : 'smooth' });
+  };
+
+  return (
+    <Section id={sections.features} title={title} intro={intro}>
+      <div className={styles.track}>
+        <div className={styles.sticky}>
+          <ul ref={listRef} className={styles.list} aria-label="Choose a feature">
+            {items.map((item, index) => (
+              <li key={item.id}>
+                <button
+                  type="button"
+                  className={styles.option}
+                  aria-current={index === active}
+                  aria-controls="feature-panel"
+                  onClick={() => choose(index)}
+                >
+                  <FeatureIcon icon={item.icon} size={22} />
+                  {item.title}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <m.div id="feature-panel" className={styles.panel} layout transition={{ layout: resizeBlockTransition }}>
+            <AnimatePresence mode="wait" initial={false}>
+              <m.div
+                key={feature.id}
+                initial={{ opacity: 0, y: 12 }}
+                animate={{ opacity: 1, y: 0 }}
+                exit={{ opacity: 0, y: -12 }}
+                transition={{ duration: 0.2 }}
+              >
+                <div className={styles.panelIcon}>
+                  <FeatureIcon icon={feature.icon} size={36} />
+                </div>
+                <h3>{feature.title}</h3>
+                <p>{feature.description}</p>
+              </m.div>
+            </AnimatePresence>
+          </m.div>
+        </div>
+        <div className={styles.triggers} aria-hidden="true">
+          {items.map((item, index) => (
+            <div
+              key={item.id}
+              className={styles.trigger}
+              ref={(element) => {
+                triggerRefs.current[index] = element;
+              }}
+            />
+          ))}
+        </div>
+      </div>
+    </Section>
+  );
+}
