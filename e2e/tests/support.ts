@@ -23,3 +23,15 @@ export async function deployedRemotes(page: Page): Promise<Record<string, string
   const response = await page.request.get('/remotes.json');
   return (await response.json()) as Record<string, string>;
 }
+
+/** Waits until the page has stopped scrolling (smooth scrolls, late layout) and returns the position. */
+export async function settledScrollY(page: Page): Promise<number> {
+  let last = -1;
+  for (let i = 0; i < 40; i++) {
+    const now = await page.evaluate(() => Math.round(window.scrollY));
+    if (now === last) return now;
+    last = now;
+    await page.waitForTimeout(150);
+  }
+  return last;
+}

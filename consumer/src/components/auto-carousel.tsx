@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import Slider, { type Settings } from 'react-slick';
 import { usePrefersReducedMotion } from '@gift/ui';
 import styles from './auto-carousel.module.css';
@@ -22,6 +22,12 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
   const [choice, setChoice] = useState<boolean | null>(null);
   const playing = choice ?? !reducedMotion;
   const responsive = useResponsiveSettings(settings);
+  const slider = useRef<Slider>(null);
+
+  // The autoplay prop alone cannot resume react-slick once paused; slickPlay can.
+  useEffect(() => {
+    if (playing) slider.current?.slickPlay();
+  }, [playing, responsive.breakpoint]);
 
   return (
     <div
@@ -31,7 +37,7 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
       aria-label={label}
     >
       {/* A new breakpoint remounts the slider so its initialSlide applies. */}
-      <Slider key={responsive.breakpoint ?? 'base'} {...responsive.settings} autoplay={playing}>
+      <Slider ref={slider} key={responsive.breakpoint ?? 'base'} {...responsive.settings} autoplay={playing}>
         {children}
       </Slider>
       <button

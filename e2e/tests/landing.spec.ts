@@ -1,0 +1,179 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, settledScrollY, test } from './support.ts';
+
+const currentSlide = (carousel: Locator) =>
+  carousel.locator('.slick-slide.slick-current').first().getAttribute('data-index');
+
+async function slidesSeen(carousel: Locator, page: Page, durationMs: number) {
+  const seen = new Set<string | null>();
+  for (let waited = 0; waited <= durationMs; waited += 500) {
+    seen.add(await currentSlide(carousel));
+    await page.waitForTimeout(500);
+  }
+  return seen.size;
+}
+
+test.describe('landing page', () => {
+  test('shows every section of the spec, in order, with no console errors', async ({ page, consoleErrors }) => {
+    await page.goto('/');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1 })).toContainText('The easiest way to');
+    const headings = await main.getByRole('heading', { level: 2 }).allTextContents();
+    const expected = [
+      'Connect and Celebrate Together',
+      'How Gifting Is Made Easy',
+      'Features',
+      'Sell your gifts to people who are looking for them',
+      'Corporate gifting your team will remember',
+      'Connect with Trusted Groups',
+      'Plan Special Occasions',
+      'Frequently Asked Questions',
+      'Start gifting today',
+    ];
+    expect(headings).toEqual(expected);
+
+    for (const phrase of [
+      'Explore Gift Ideas',
+      'Personalize Relations',
+      'Create Custom Groups',
+      'Send a Thoughtful Gift',
+      'Organize Special Occasions',
+    ]) {
+      await expect(page.getByRole('group', { name: 'taglines' }).getByText(phrase).first()).toBeAttached();
+    }
+    await expect(page.getByRole('group', { name: 'app screens' }).getByAltText('slider').first()).toBeVisible();
+    const steps = page.locator('#workssection li');
+    await expect(steps).toHaveCount(3);
+    await expect(steps.nth(0)).toContainText('Select a Category');
+    await expect(steps.nth(1)).toContainText('Choose Your Relation');
+    await expect(steps.nth(2)).toContainText('Send with Love');
+    await expect(page.locator('#features').getByRole('button')).toHaveText([
+      'Gift Ideas',
+      'Manage Relations',
+      'Create Groups',
+      'Plan Occasions',
+      'Send Gifts',
+    ]);
+    await expect(main.getByRole('link', { name: 'Become a vendor' })).toHaveAttribute('href', '/vendor');
+    await expect(main.getByRole('link', { name: 'Explore corporate gifting' })).toHaveAttribute('href', '/business');
+    await expect(page.locator('#faqs').getByRole('button')).toHaveCount(6);
+    const storeLinks = main.getByRole('link', { name: /App Store|Google Play/ });
+    await expect(storeLinks).toHaveCount(4);
+    for (const link of await storeLinks.all()) {
+      await expect(link).toHaveAttribute('href', /^https:\/\/(apps\.apple\.com|play\.google\.com)\//);
+      await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the store buttons change their icon on hover and on keyboard focus', async ({ page }) => {
+    await page.goto('/');
+    const appStore = page
+      .getByRole('main')
+      .getByRole('link', { name: /App Store/ })
+      .first();
+    const filledIcon = appStore.locator('span').nth(1);
+    await expect(filledIcon).toBeHidden();
+    await appStore.hover();
+    await expect(filledIcon).toBeVisible();
+    await page.mouse.move(0, 0);
+    await expect(filledIcon).toBeHidden();
+    await appStore.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(filledIcon).toBeVisible();
+  });
+
+  test('both carousels advance by themselves, stop when paused and resume on play', async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto('/');
+    for (const name of ['taglines', 'app screens']) {
+      const carousel = page.getByRole('group', { name });
+      expect(await slidesSeen(carousel, page, 4000), `${name} moves`).toBeGreaterThan(1);
+      await carousel.getByRole('button', { name: `Pause ${name}` }).click();
+      await page.waitForTimeout(600);
+      expect(await slidesSeen(carousel, page, 4000), `${name} paused`).toBe(1);
+      await carousel.getByRole('button', { name: `Play ${name}` }).click();
+      expect(await slidesSeen(carousel, page, 4000), `${name} plays again`).toBeGreaterThan(1);
+    }
+  });
+
+  test('nothing moves by itself when the visitor prefers reduced motion, until they press play', async ({ page }) => {
+    test.setTimeout(45_000);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/');
+    const taglines = page.getByRole('group', { name: 'taglines' });
+    const screens = page.getByRole('group', { name: 'app screens' });
+    await expect(taglines.getByRole('button', { name: 'Play taglines' })).toBeVisible();
+    expect(await slidesSeen(taglines, page, 3500)).toBe(1);
+    expect(await slidesSeen(screens, page, 500)).toBe(1);
+    await screens.getByRole('button', { name: 'Play app screens' }).click();
+    expect(await slidesSeen(screens, page, 4000)).toBeGreaterThan(1);
+  });
+
+  test('at 375 px the image carousel shows one slide with 63 px of the neighbours', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/');
+    const list = page.getByRole('group', { name: 'app screens' }).locator('.slick-list');
+    await expect(list).toHaveCSS('padding-left', '63px');
+    const slideWidth = await list
+      .locator('.slick-slide.slick-current')
+      .evaluate((slide) => slide.getBoundingClientRect().width);
+    const listWidth = await list.evaluate((element) => element.getBoundingClientRect().width);
+    expect(Math.round(slideWidth)).toBe(Math.round(listWidth - 2 * 63));
+  });
+
+  test('the FAQ opens and closes each answer, with plus and minus', async ({ page }) => {
+    await page.goto('/#faqs');
+    const question = page.locator('#faqs').getByRole('button', { name: 'Can I send gifts to a group?' });
+    await expect(question).toHaveAttribute('aria-expanded', 'false');
+    await question.click();
+    await expect(question).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByText('Yes. Create a group for family')).toBeVisible();
+    await question.press('Enter');
+    await expect(question).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByText('Yes. Create a group for family')).toBeHidden();
+  });
+
+  test('hash links land on their sections, on load and from the header on another page', async ({ page }) => {
+    await page.goto('/#faqs');
+    await expect(page.locator('#faqs')).toBeInViewport();
+    await page.goto('/privacy');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'How It Works' }).click();
+    await expect(page).toHaveURL('/#workssection');
+    await expect(page.getByRole('heading', { name: 'How Gifting Is Made Easy' })).toBeInViewport();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Features' }).click();
+    await expect(page).toHaveURL('/#features');
+    await expect(page.getByRole('heading', { name: 'Features', exact: true })).toBeInViewport();
+    const headingTop = await page
+      .getByRole('heading', { name: 'Features', exact: true })
+      .evaluate((element) => element.getBoundingClientRect().top);
+    expect(headingTop).toBeGreaterThanOrEqual(68);
+  });
+
+  test('scrolling highlights the step and the feature in view; choosing a feature shows it', async ({ page }) => {
+    await page.goto('/');
+    const steps = page.locator('#workssection li');
+    await steps.nth(2).evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
+    await expect(steps.nth(0)).not.toHaveAttribute('aria-current', 'step');
+
+    const features = page.locator('#features');
+    await features.getByRole('button', { name: 'Create Groups' }).click();
+    await expect(features.getByRole('heading', { level: 3, name: 'Create Groups' })).toBeVisible();
+    await expect(features.getByRole('button', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'true');
+    await settledScrollY(page);
+
+    await page.mouse.move(640, 400);
+    for (let i = 0; i < 8; i++) await page.mouse.wheel(0, 400);
+    await expect(features.getByRole('heading', { level: 3, name: 'Send Gifts' })).toBeVisible();
+    await expect(features.getByRole('button', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'false');
+  });
+
+  test('the teasers lead to the vendor and business pages', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Explore corporate gifting' }).click();
+    await expect(page).toHaveURL('/business');
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+  });
+});
