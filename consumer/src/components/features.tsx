@@ -1,9 +1,9 @@
 import { AnimatePresence, m } from 'framer-motion';
 import { useEffect, useRef, useState } from 'react';
 import { sections } from '@gift/content';
-import { Section, usePrefersReducedMotion, useScrollSpy } from '@gift/ui';
+import { Icon, Section, usePrefersReducedMotion, useScrollSpy } from '@gift/ui';
 import { landing } from '../content/landing.content.ts';
-import { FeatureIcon } from './feature-icon.tsx';
+
 import styles from './features.module.css';
 
 /** Spec section 9: the block that resizes to fit the chosen feature. */
@@ -50,7 +50,7 @@ export function Features() {
                   aria-controls="feature-panel"
                   onClick={() => choose(index)}
                 >
-                  <FeatureIcon icon={item.icon} size={22} />
+                  <Icon name={item.icon} size={22} />
                   {item.title}
                 </button>
               </li>
@@ -66,7 +66,7 @@ export function Features() {
                 transition={{ duration: 0.2 }}
               >
                 <div className={styles.panelIcon}>
-                  <FeatureIcon icon={feature.icon} size={36} />
+                  <Icon name={feature.icon} size={36} />
                 </div>
                 <h3>{feature.title}</h3>
                 <p>{feature.description}</p>

@@ -1,4 +1,5 @@
 import { paths } from '@gift/content';
+import type { FeatureCard, Step } from '@gift/ui';
 import slide1 from '../assets/slides/slide-1.svg';
 import slide2 from '../assets/slides/slide-2.svg';
 import slide3 from '../assets/slides/slide-3.svg';
@@ -22,18 +23,7 @@ export interface ImageSlide {
   height: number;
 }
 
-export interface Step {
-  id: string;
-  title: string;
-  body: string;
-}
-
-export interface Feature {
-  id: string;
-  title: string;
-  description: string;
-  icon: 'lightbulb' | 'heart' | 'users' | 'calendar' | 'send';
-}
+export type Feature = FeatureCard;
 
 export interface Teaser {
   id: string;

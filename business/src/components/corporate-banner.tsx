@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+import { Banner } from '@gift/ui';
+import { corporateBanner } from '../content/shared.content.ts';
+import styles from './business.module.css';
+
+/** The foot-of-page banner; it leads back to the top of /business, also from /business itself. */
+export function CorporateBanner() {
+  return (
+    <Banner title={corporateBanner.title} text={corporateBanner.text}>
+      <Link className={styles.inverseCta} to={corporateBanner.to}>
+        {corporateBanner.cta}
+      </Link>
+    </Banner>
+  );
+}

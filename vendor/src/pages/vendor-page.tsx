@@ -1,0 +1,62 @@
+import { faqEntries, site } from '@gift/content';
+import { Banner, CardGrid, Faq, Section, StepList } from '@gift/ui';
+import { VendorHeader } from '../components/vendor-header.tsx';
+import { vendor } from '../content/vendor.content.ts';
+import styles from './vendor-page.module.css';
+
+const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
+
+export function VendorPage() {
+  const { hero, benefits, businessTypes, howItWorks, testimonials, banner } = vendor;
+  return (
+    <>
+      <VendorHeader />
+      <section className={styles.hero} aria-labelledby="vendor-title">
+        <div className={styles.heroInner}>
+          <p className={styles.eyebrow}>{hero.eyebrow}</p>
+          <h1 id="vendor-title">{hero.title}</h1>
+          <p>{hero.intro}</p>
+          <a className={styles.cta} href={site.portal.register} {...newTab}>
+            {hero.cta}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        </div>
+      </section>
+      <Section title={benefits.title}>
+        <CardGrid items={benefits.items} />
+      </Section>
+      <Section title={businessTypes.title}>
+        <CardGrid items={businessTypes.items} />
+      </Section>
+      <Section id="workssection" title={howItWorks.title}>
+        <StepList steps={howItWorks.steps} />
+      </Section>
+      <Section title={testimonials.title}>
+        <ul className={styles.quotes}>
+          {testimonials.items.map((item) => (
+            <li key={item.id}>
+              <figure className={styles.quote}>
+                <blockquote>“{item.quote}”</blockquote>
+                <figcaption>
+                  <strong>{item.name}</strong>
+                  {item.business}
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section id="faqs" title={vendor.faqTitle}>
+        <Faq items={faqEntries} />
+      </Section>
+      <Banner title={banner.title} text={banner.text}>
+        <a className={styles.inverseCta} href={site.portal.register} {...newTab}>
+          {banner.cta}
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      </Banner>
+    </>
+  );
+}
+
+export default VendorPage;
