@@ -49,4 +49,4 @@ export const businessPageCards = {
 } satisfies Record<string, LinkCard>;
 
 /** Plain link cards (no picture) for the sibling links on the sub-pages. */
-export const withoutImage = ({ image: _image, ...card }: LinkCard): LinkCard => card;
+export const withoutImage = (card: LinkCard): LinkCard => ({ ...card, image: undefined });
