@@ -1,23 +1,37 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loggerOptions, openMigratedDatabase, readConfig } from 'api';
 import { createSiteServer } from './site-server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const port = Number(process.env.PORT ?? 4173);
 const host = process.env.HOST ?? '127.0.0.1';
 
+const config = readConfig(process.env, root);
+const db = await openMigratedDatabase(config);
 const app = await createSiteServer({
   root,
   remotesDir: process.env.REMOTES_DIR,
   manifestFile: process.env.REMOTES_MANIFEST,
-  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
+  trustProxy: process.env.TRUST_PROXY === 'true',
+  api: { db, config },
 });
 
+let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info(`${signal} received, closing`);
-    void app.close().then(() => process.exit(0));
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received: finishing in-flight requests`);
+    void app
+      .close()
+      .then(() => db.destroy())
+      .then(() => process.exit(0));
   });
 }
 
 await app.listen({ port, host });
-console.log(`The site is running at http://${host}:${port}`);
+console.log(
+  `The site is running at http://${host}:${port} (requests stored in ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'requests.sqlite')})`,
+);

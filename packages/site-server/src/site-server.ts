@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { isPagePath } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+import { apiPlugin, requestIdOptions, type ApiConfig, type Db } from 'api';
 
 export interface SiteServerOptions {
   /** Workspace root: the shell's and remotes' `dist` folders are read from here. */
@@ -16,6 +17,10 @@ export interface SiteServerOptions {
   /** A remotes manifest file, read on every request, so repointing a remote needs no restart. */
   manifestFile?: string;
   logger?: FastifyServerOptions['logger'];
+  /** The API service, mounted at `/api` on the same origin. */
+  api?: { db: Db; config: ApiConfig };
+  /** Trust X-Forwarded-* headers: only behind a proxy that sets them. */
+  trustProxy?: boolean;
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -42,7 +47,11 @@ export function builtRemotes(root: string) {
 export async function createSiteServer(options: SiteServerOptions): Promise<FastifyInstance> {
   const shellDist = join(options.root, 'shell', 'dist');
   const indexHtml = readFileSync(join(shellDist, 'index.html'), 'utf8');
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: true });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    ...requestIdOptions,
+  });
 
   await app.register(compress, {
     global: true,
@@ -50,9 +59,12 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Request-Id', request.id);
   });
+
+  if (options.api) await app.register(apiPlugin, { prefix: '/api', ...options.api });
 
   const staticOptions = { index: false, cacheControl: false, setHeaders: setCacheHeaders } as const;
   await app.register(fastifyStatic, { ...staticOptions, root: shellDist, prefix: '/' });

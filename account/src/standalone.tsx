@@ -1,0 +1,4 @@
+import { renderStandalone } from '@gift/ui/standalone';
+import { DeleteAccountPage } from './pages/delete-account-page.tsx';
+
+renderStandalone('Account', [{ path: '/delete-account', Page: DeleteAccountPage }]);

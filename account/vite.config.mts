@@ -1,0 +1,9 @@
+import { defineConfig, mergeConfig } from 'vite';
+import { remoteConfig } from '@gift/federation/vite';
+
+export default defineConfig(
+  mergeConfig(remoteConfig('account', { './delete-account-page': './src/pages/delete-account-page.tsx' }), {
+    // Standalone development talks to the API service started with `pnpm --filter api start`.
+    server: { proxy: { '/api': 'http://127.0.0.1:3001' } },
+  }),
+);

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}
+
+/** SQLite file under the data directory by default, PostgreSQL when a URL names one. One query codebase either way. */
+export function openDatabase({ databaseUrl, dataDir }: DatabaseOptions): Db {
+  if (databaseUrl) {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 10 }) }),
+    });
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = new SQLite(join(dataDir, 'requests.sqlite'));
+  // WAL for concurrent readers; FULL so that a committed request survives a power cut, not only a crash.
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = FULL');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+}
+
+export async function openMigratedDatabase(options: DatabaseOptions): Promise<Db> {
+  const db = openDatabase(options);
+  await migrateToLatest(db);
+  return db;
+}
+
+export async function isDatabaseReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

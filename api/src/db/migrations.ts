@@ -1,0 +1,56 @@
+import { Migrator, PostgresAdapter, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.ts';
+
+const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** Migrations live in code so that the service runs them at start, with no files to ship beside it. */
+const migrations: Record<string, Migration> = {
+  '2026-11-22-01-deletion-requests': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('deletion_requests')
+        .addColumn('reference', 'varchar(32)', (column) => column.primaryKey())
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('email', 'varchar(254)', (column) => column.notNull())
+        .addColumn('reason', 'text', (column) => column.notNull())
+        .addColumn('status', 'varchar(16)', (column) => column.notNull())
+        .addColumn('received_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('updated_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('open_email', 'varchar(254)', (column) => column.unique())
+        .execute();
+      await db.schema.createIndex('deletion_requests_email').on('deletion_requests').column('email').execute();
+      await db.schema
+        .createIndex('deletion_requests_status_received')
+        .on('deletion_requests')
+        .columns(['status', 'received_at'])
+        .execute();
+      await db.schema
+        .createTable('deletion_request_events')
+        .addColumn('id', isPostgres(db) ? 'serial' : 'integer', (column) => column.primaryKey())
+        .addColumn('reference', 'varchar(32)', (column) =>
+          column.notNull().references('deletion_requests.reference').onDelete('cascade'),
+        )
+        .addColumn('from_status', 'varchar(16)')
+        .addColumn('to_status', 'varchar(16)', (column) => column.notNull())
+        .addColumn('note', 'text')
+        .addColumn('actor', 'varchar(64)', (column) => column.notNull())
+        .addColumn('at', 'varchar(32)', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('deletion_request_events_reference')
+        .on('deletion_request_events')
+        .column('reference')
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<Database>) {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}
