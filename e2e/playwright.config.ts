@@ -1,7 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** Where the server under test stores deletion requests; the tests read it through the operators' CLI. */
+export const dataDir = fileURLToPath(new URL('./.data', import.meta.url));
 
 /** Journeys across the composed site, served from production builds as `pnpm start` serves them. */
 export default defineConfig({
@@ -31,7 +34,7 @@ export default defineConfig({
   webServer: {
     command: 'pnpm --filter @gift/site-server serve',
     url: `${baseURL}/remotes.json`,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, RATE_LIMIT_PER_IP: '1000' },
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -1,0 +1,74 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import { readConfig } from '../src/config.ts';
+import { openMigratedDatabase } from '../src/db/database.ts';
+import { createApiServer } from '../src/server.ts';
+
+/**
+ * Accepted deletion requests per second on SQLite, beside a trivial route of the same server (the framework's
+ * ceiling). Everything stays on 127.0.0.1 and stops by itself.
+ */
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+const config = {
+  ...readConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'api-bench-')) }),
+  rateLimit: { perIpPoints: 1e9, perIpWindowSeconds: 1, perEmailPoints: 1e9, perEmailWindowSeconds: 1 },
+};
+const db = await openMigratedDatabase(config);
+const app = await createApiServer({ db, config });
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+let sequence = 0;
+async function run(title: string, options: Partial<autocannon.Options>): Promise<Result> {
+  return autocannon({ url: address, connections, duration, title, ...options });
+}
+
+const submit = await run('POST /api/delete-account', {
+  requests: [
+    {
+      method: 'POST',
+      path: '/api/delete-account',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => ({
+        ...request,
+        body: JSON.stringify({ name: 'Bench User', email: `bench-${sequence++}@example.com`, reason: 'benchmark' }),
+      }),
+    },
+  ],
+});
+const ceiling = await run('GET /api/health/live', { url: `${address}/api/health/live` });
+
+const accepted = submit.statusCodeStats?.['202']?.count ?? 0;
+const stored = Number(
+  (
+    await db
+      .selectFrom('deletion_requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst()
+  )?.n,
+);
+await app.close();
+await db.destroy();
+
+const row = (name: string, result: Result, perSecond: number) =>
+  `| ${name.padEnd(26)} | ${perSecond.toFixed(0).padStart(9)} | ${String(result.latency.p99).padStart(10)} | ${String(result.non2xx + result.errors).padStart(13)} |`;
+const submitRate = accepted / submit.duration;
+const ceilingRate = ceiling.requests.average;
+console.log(
+  `\n${connections} connections, ${duration} s each, SQLite (WAL, synchronous=FULL), Node ${process.version}\n`,
+);
+console.log('| route                      |   req/s   | p99 (ms)   | non-2xx/errors |');
+console.log('|----------------------------|-----------|------------|----------------|');
+console.log(row('POST /api/delete-account', submit, submitRate));
+console.log(row('GET /api/health/live', ceiling, ceilingRate));
+console.log(
+  `\naccepted ${accepted} requests, ${stored} rows stored; ratio to the framework's ceiling: ${((submitRate / ceilingRate) * 100).toFixed(1)}%`,
+);
+// Requests still in flight when a run ends are stored but not counted, so stored may exceed accepted.
+if (stored < accepted) {
+  console.error('Every accepted request must be stored.');
+  process.exitCode = 1;
+}

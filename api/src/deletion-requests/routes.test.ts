@@ -1,0 +1,185 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { sqliteDatabase } from '../../test/databases.ts';
+import { countRows, testApi, validBody } from '../../test/app.ts';
+import { deletionRequests } from './repository.ts';
+
+const url = '/api/delete-account';
+let db: Db;
+let app: FastifyInstance;
+let logLines: string[];
+
+const post = (payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+
+beforeEach(async () => {
+  db = (await sqliteDatabase()).db;
+  ({ app, logLines } = await testApi(db));
+});
+afterEach(async () => {
+  await app.close();
+  await db.destroy();
+});
+
+describe('POST /api/delete-account', () => {
+  it('answers 202 with a reference once the request is stored, email normalised', async () => {
+    const response = await post(validBody);
+    expect(response.statusCode).toBe(202);
+    const { reference, status } = response.json();
+    expect(status).toBe('received');
+    const stored = await deletionRequests(db).get(reference);
+    expect(stored).toMatchObject({ name: 'Ann Lee', email: 'ann@example.com', reason: 'I no longer use the app.' });
+  });
+
+  it('returns the open request’s reference for the same email and stores no duplicate', async () => {
+    const first = (await post(validBody)).json().reference;
+    const again = await post({ ...validBody, email: '  ANN@example.com ', reason: 'Again' });
+    expect(again.statusCode).toBe(202);
+    expect(again.json().reference).toBe(first);
+    expect(await countRows(db)).toBe(1);
+  });
+
+  it('answers the same way for any address, so nobody can learn who has an account', async () => {
+    const known = await post(validBody);
+    const unknown = await post({ ...validBody, email: 'nobody@nowhere.example' });
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(Object.keys(unknown.json())).toEqual(Object.keys(known.json()));
+  });
+
+  it.each([
+    ['a missing email', { name: 'A', reason: 'r' }, 'email'],
+    ['a missing reason', { name: 'A', email: 'a@b.co' }, 'reason'],
+    ['a missing name', { email: 'a@b.co', reason: 'r' }, 'name'],
+    ['an empty email', { ...validBody, email: '   ' }, 'email'],
+    ['a blank reason', { ...validBody, reason: ' \n ' }, 'reason'],
+    ['an invalid email', { ...validBody, email: 'not-an-address' }, 'email'],
+    ['an email over 254 characters', { ...validBody, email: `${'a'.repeat(64)}@${'b'.repeat(186)}.com` }, 'email'],
+    ['a number for a name', { ...validBody, name: 42 }, 'name'],
+    ['a boolean for an email', { ...validBody, email: true }, 'email'],
+    ['an array for a reason', { ...validBody, reason: ['x'] }, 'reason'],
+    ['null for a reason', { ...validBody, reason: null }, 'reason'],
+    ['a name over 200 characters', { ...validBody, name: 'n'.repeat(201) }, 'name'],
+    ['a reason over 2000 characters', { ...validBody, reason: 'r'.repeat(2001) }, 'reason'],
+    ['an unknown field', { ...validBody, admin: true }, 'admin'],
+  ])('refuses %s with a 400 naming the field, storing nothing', async (_case, body, field) => {
+    const response = await post(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'Bad Request', field });
+    expect(typeof response.json().message).toBe('string');
+    expect(await countRows(db)).toBe(0);
+  });
+
+  it.each([
+    ['malformed JSON', '{"name": "A",'],
+    ['an empty body', ''],
+    ['JSON null', 'null'],
+    ['a JSON array', '[1,2]'],
+    ['a JSON string', '"hello"'],
+    ['a __proto__ key', '{"name":"A","email":"a@b.co","reason":"r","__proto__":{"admin":true}}'],
+    ['a constructor.prototype key', '{"name":"A","email":"a@b.co","reason":"r","constructor":{"prototype":{"x":1}}}'],
+  ])('refuses %s with a 400 and stores nothing', async (_case, payload) => {
+    const response = await post(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toEqual(expect.any(String));
+    expect(await countRows(db)).toBe(0);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it.each([
+    ['a form post', 'application/x-www-form-urlencoded', 'name=A&email=a%40b.co&reason=r'],
+    ['plain text', 'text/plain', JSON.stringify(validBody)],
+    ['multipart', 'multipart/form-data; boundary=x', '--x--'],
+  ])('refuses %s with 415', async (_case, contentType, payload) => {
+    const response = await app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload });
+    expect(response.statusCode).toBe(415);
+    expect(await countRows(db)).toBe(0);
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const response = await post({ ...validBody, reason: 'x'.repeat(20_000) });
+    expect(response.statusCode).toBe(413);
+    expect(await countRows(db)).toBe(0);
+  });
+
+  it('refuses a post from another site, and accepts the site’s own origin', async () => {
+    const foreign = await post(validBody, { origin: 'https://evil.example', host: 'gifts.example' });
+    expect(foreign.statusCode).toBe(403);
+    const crossSite = await post(validBody, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.statusCode).toBe(403);
+    expect(await countRows(db)).toBe(0);
+    const own = await post(validBody, { origin: 'https://gifts.example', host: 'gifts.example' });
+    expect(own.statusCode).toBe(202);
+  });
+
+  it('never writes the email address to the logs, and tags each line with the request id', async () => {
+    await post(validBody);
+    const text = logLines.join('');
+    expect(text).toContain('deletion request accepted');
+    expect(text.toLowerCase()).not.toContain('ann@example.com');
+    expect(logLines.every((line) => JSON.parse(line).reqId || !JSON.parse(line).req)).toBe(true);
+  });
+
+  it('echoes a request id header', async () => {
+    const response = await post(validBody, { 'x-request-id': 'trace-123' });
+    expect(response.headers['x-request-id']).toBe('trace-123');
+  });
+});
+
+describe('rate limits', () => {
+  it('limits one client address, answering 429 with Retry-After', async () => {
+    const limited = await testApi(db, { perIpPoints: 3, perIpWindowSeconds: 60 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await limited.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: { ...validBody, email: `user${i}@example.com` },
+      });
+      statuses.push(response.statusCode);
+      if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
+    await limited.app.close();
+  });
+
+  it('limits one email address across client addresses', async () => {
+    const limited = await testApi(db, { perEmailPoints: 2, perEmailWindowSeconds: 3600 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await limited.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: `10.0.0.${i + 1}`,
+        headers: { 'content-type': 'application/json' },
+        payload: validBody,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 429]);
+    await limited.app.close();
+  });
+});
+
+describe('GET /api/health', () => {
+  it('is ready while the database answers', async () => {
+    const response = await app.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('reports 503 when the database is gone', async () => {
+    const { db: doomed } = await sqliteDatabase();
+    const { app: broken } = await testApi(doomed);
+    await doomed.destroy();
+    const response = await broken.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(503);
+    await broken.close();
+  });
+});

@@ -1,0 +1,33 @@
+import { Writable } from 'node:stream';
+import { readConfig, type ApiConfig } from '../src/config.ts';
+import type { Db } from '../src/db/database.ts';
+import { createApiServer } from '../src/server.ts';
+
+/** The API on a real SQLite file (or the given database), with a logger whose lines the test can read. */
+export async function testApi(db: Db, overrides: Partial<ApiConfig['rateLimit']> & { allowedOrigins?: string[] } = {}) {
+  const base = readConfig({});
+  const config: ApiConfig = {
+    ...base,
+    allowedOrigins: overrides.allowedOrigins ?? [],
+    rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...overrides },
+  };
+  const logLines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  const app = await createApiServer({ db, config, logger: { level: 'info', stream } });
+  return { app, logLines, config };
+}
+
+export const validBody = { name: 'Ann Lee', email: 'Ann@Example.com', reason: 'I no longer use the app.' };
+
+export async function countRows(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('deletion_requests')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,99 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, chmodSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openMigratedDatabase, type Db } from '../src/db/database.ts';
+
+/** A fresh SQLite file in its own temporary folder. */
+export async function sqliteDatabase(): Promise<{ db: Db; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'api-sqlite-'));
+  return { db: await openMigratedDatabase({ databaseUrl: undefined, dataDir }), dataDir };
+}
+
+function postgresBin(): string | undefined {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return undefined;
+  const version = readdirSync(base).sort().at(-1);
+  const bin = version && join(base, version, 'bin');
+  return bin && existsSync(join(bin, 'initdb')) ? bin : undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+let cluster: Promise<{ url: string; stop: () => void } | undefined> | undefined;
+
+/**
+ * A PostgreSQL server for the storage tests: TEST_DATABASE_URL when set, otherwise a throwaway cluster
+ * on 127.0.0.1 from Debian's postgresql package when it is installed. Undefined when neither is there.
+ */
+export function postgresServer() {
+  cluster ??= (async () => {
+    if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: () => {} };
+    const bin = postgresBin();
+    if (!bin) {
+      console.warn('No PostgreSQL here (apt-get install postgresql): the storage tests run on SQLite only.');
+      return undefined;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'api-pg-'));
+    chmodSync(dir, 0o777);
+    const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+    const run = (command: string, args: string[]) =>
+      asPostgres.length
+        ? execFileSync(asPostgres[0]!, [...asPostgres.slice(1), command, ...args], { stdio: 'pipe' })
+        : execFileSync(command, args, { stdio: 'pipe' });
+    run(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres']);
+    const port = await freePort();
+    const args = [
+      '-D',
+      join(dir, 'data'),
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-k',
+      dir,
+      '-c',
+      'fsync=off',
+    ];
+    const server: ChildProcess = asPostgres.length
+      ? spawn(asPostgres[0]!, [...asPostgres.slice(1), join(bin, 'postgres'), ...args], { stdio: 'ignore' })
+      : spawn(join(bin, 'postgres'), args, { stdio: 'ignore' });
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      try {
+        const client = new pg.Client(url);
+        await client.connect();
+        await client.end();
+        return { url, stop: () => server.kill('SIGTERM') };
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    server.kill('SIGKILL');
+    throw new Error('The throwaway PostgreSQL server did not start');
+  })();
+  return cluster;
+}
+
+/** A fresh database on the PostgreSQL server, migrated. */
+export async function postgresDatabase(serverUrl: string): Promise<Db> {
+  const name = `test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client(serverUrl);
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return openMigratedDatabase({ databaseUrl: url.toString(), dataDir: '' });
+}
