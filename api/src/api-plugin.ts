@@ -3,8 +3,10 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
-import { badRequest, deletionRequestRoutes } from './deletion-requests/routes.ts';
+import { deletionRequestRoutes } from './deletion-requests/routes.ts';
+import { badRequest } from './http/guards.ts';
 import { healthRoutes } from './health/routes.ts';
+import { locationShareRoutes } from './location-shares/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
 const ajv = new Ajv({ coerceTypes: false, allErrors: false, removeAdditional: false, useDefaults: false });
@@ -56,4 +58,5 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
 
   healthRoutes(app, { db });
   deletionRequestRoutes(app, { requests: deletionRequests(db), config });
+  locationShareRoutes(app, { db, config });
 }

@@ -43,6 +43,20 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-11-22-02-location-shares': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('location_shares')
+        .addColumn('token', 'varchar(128)', (column) => column.primaryKey())
+        .addColumn('latitude', 'double precision')
+        .addColumn('longitude', 'double precision')
+        .addColumn('accuracy_m', 'double precision')
+        .addColumn('address', 'text')
+        .addColumn('first_shared_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('shared_at', 'varchar(32)', (column) => column.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -37,7 +37,19 @@ export interface DeletionRequestEventTable {
   at: string;
 }
 
+export interface LocationShareTable {
+  /** The token of the link the sender's app sent; one location per token, the latest wins. */
+  token: string;
+  latitude: number | null;
+  longitude: number | null;
+  accuracy_m: number | null;
+  address: string | null;
+  first_shared_at: string;
+  shared_at: string;
+}
+
 export interface Database {
   deletion_requests: DeletionRequestTable;
   deletion_request_events: DeletionRequestEventTable;
+  location_shares: LocationShareTable;
 }

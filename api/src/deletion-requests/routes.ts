@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../config.ts';
+import { badRequest, postGuard, rateLimit } from '../http/guards.ts';
 import { emailFingerprint, isValidEmail, maxEmailLength, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
 
@@ -23,63 +23,20 @@ interface Body {
   reason: string;
 }
 
-export function badRequest(reply: FastifyReply, field: string | null, message: string) {
-  return reply.code(400).send({ error: 'Bad Request', field, message });
-}
-
-function tooManyRequests(reply: FastifyReply, limited: RateLimiterRes) {
-  const seconds = Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
-  return reply
-    .code(429)
-    .header('Retry-After', String(seconds))
-    .send({ error: 'Too Many Requests', message: `Too many requests. Try again in ${seconds} seconds.` });
-}
-
-/** Browsers send Origin on every POST; one that is not the site's own (or configured) is a cross-site post. */
-export function isCrossSite(request: FastifyRequest, allowedOrigins: string[]): boolean {
-  if (allowedOrigins.includes('*')) return false;
-  const origin = request.headers.origin;
-  if (!origin) return request.headers['sec-fetch-site'] === 'cross-site';
-  if (allowedOrigins.includes(origin)) return false;
-  try {
-    return new URL(origin).host !== request.headers.host;
-  } catch {
-    return true;
-  }
-}
-
 export function deletionRequestRoutes(
   app: FastifyInstance,
   { requests, config }: { requests: DeletionRequests; config: ApiConfig },
 ) {
-  const perIp = new RateLimiterMemory({
-    keyPrefix: 'ip',
-    points: config.rateLimit.perIpPoints,
-    duration: config.rateLimit.perIpWindowSeconds,
-  });
-  const perEmail = new RateLimiterMemory({
-    keyPrefix: 'email',
-    points: config.rateLimit.perEmailPoints,
-    duration: config.rateLimit.perEmailWindowSeconds,
-  });
+  const { rateLimit: limit } = config;
+  const perIp = rateLimit('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
+  const perEmail = rateLimit('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
 
   app.post<{ Body: Body }>(
     '/delete-account',
     {
       bodyLimit: config.bodyLimit,
       schema: { body: bodySchema },
-      // Cheap refusals come before the body is read.
-      onRequest: async (request, reply) => {
-        if (isCrossSite(request, config.allowedOrigins)) {
-          return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site requests are not accepted.' });
-        }
-        try {
-          await perIp.consume(request.ip);
-        } catch (limited) {
-          if (limited instanceof RateLimiterRes) return tooManyRequests(reply, limited);
-          throw limited;
-        }
-      },
+      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp }),
     },
     async (request, reply) => {
       const name = request.body.name.trim();
@@ -89,12 +46,7 @@ export function deletionRequestRoutes(
       if (!isValidEmail(email)) return badRequest(reply, 'email', 'Enter a valid email address.');
       if (!reason) return badRequest(reply, 'reason', 'Tell us why you are deleting your account.');
 
-      try {
-        await perEmail.consume(email);
-      } catch (limited) {
-        if (limited instanceof RateLimiterRes) return tooManyRequests(reply, limited);
-        throw limited;
-      }
+      if (!(await perEmail(email, reply))) return reply;
 
       const { reference, created } = await requests.submit({ name, email, reason });
       request.log.info({ reference, created, email: emailFingerprint(email) }, 'deletion request accepted');

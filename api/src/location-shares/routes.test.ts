@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { sqliteDatabase } from '../../test/databases.ts';
+import { testApi } from '../../test/app.ts';
+import { locationShares } from './repository.ts';
+
+const token = 'gift_4f2a9c7d1e8b3a6f';
+const position = { latitude: 52.3702, longitude: 4.8952, accuracy: 12.5 };
+let db: Db;
+let app: FastifyInstance;
+
+const post = (payload: unknown, contentType = 'application/json') =>
+  app.inject({
+    method: 'POST',
+    url: '/api/share-location',
+    headers: { 'content-type': contentType },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+
+beforeEach(async () => {
+  db = (await sqliteDatabase()).db;
+  ({ app } = await testApi(db));
+});
+afterEach(async () => {
+  await app.close();
+  await db.destroy();
+});
+
+describe('POST /api/share-location', () => {
+  it('stores a position for the link’s token with the time, and answers 202', async () => {
+    const response = await post({ token, position });
+    expect(response.statusCode).toBe(202);
+    expect(await locationShares(db).get(token)).toMatchObject({
+      latitude: 52.3702,
+      longitude: 4.8952,
+      accuracy_m: 12.5,
+      address: null,
+      shared_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+
+  it('replaces an earlier share for the same token, position or address', async () => {
+    await post({ token, position });
+    expect((await post({ token, address: '  12 Canal Street, Amsterdam ' })).statusCode).toBe(202);
+    expect(await locationShares(db).get(token)).toMatchObject({
+      latitude: null,
+      address: '12 Canal Street, Amsterdam',
+    });
+    const rows = await db.selectFrom('location_shares').selectAll().execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it.each([
+    ['no token', { position }, 'token'],
+    ['a malformed token', { token: 'short', position }, 'token'],
+    ['a token with a path in it', { token: '../../etc/passwd-aaaaaaaa', position }, 'token'],
+    ['neither position nor address', { token }, 'position'],
+    ['both position and address', { token, position, address: '12 Canal Street' }, 'address'],
+    ['a latitude out of range', { token, position: { ...position, latitude: 91 } }, 'position/latitude'],
+    ['a longitude given as text', { token, position: { ...position, longitude: '4.89' } }, 'position/longitude'],
+    ['a negative accuracy', { token, position: { ...position, accuracy: -1 } }, 'position/accuracy'],
+    ['a too-short address', { token, address: 'x' }, 'address'],
+    ['an unknown field', { token, position, admin: 1 }, 'admin'],
+  ])('refuses %s with a 400 naming the field and stores nothing', async (_case, body, field) => {
+    const response = await post(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe(field);
+    expect(await db.selectFrom('location_shares').selectAll().execute()).toEqual([]);
+  });
+
+  it('accepts JSON only', async () => {
+    expect((await post(`token=${token}`, 'application/x-www-form-urlencoded')).statusCode).toBe(415);
+    expect((await post('{"token":', 'application/json')).statusCode).toBe(400);
+  });
+
+  it('limits how often one link can be shared', async () => {
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await post({ token, position })).statusCode);
+    expect(statuses.slice(0, 10).every((status) => status === 202)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+});

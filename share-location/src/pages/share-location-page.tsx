@@ -1,0 +1,25 @@
+import { useParams } from 'react-router';
+import { ShareLocationFlow } from '../components/share-location-flow.tsx';
+import { shareLocation as copy, tokenPattern } from '../content/share-location.content.ts';
+import styles from '../components/share-location.module.css';
+
+/** `/share-location/<token>`: the link a sender's app sends to the gift's recipient. */
+export function ShareLocationPage() {
+  const token = (useParams()['*'] ?? '').replace(/\/+$/, '');
+  const valid = tokenPattern.test(token);
+  return (
+    <div className={styles.page}>
+      <h1>{copy.title}</h1>
+      <p className={styles.why}>{copy.why}</p>
+      {valid ? (
+        <ShareLocationFlow key={token} token={token} />
+      ) : (
+        <p className={styles.problem} role="alert">
+          {copy.problems.badLink}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export default ShareLocationPage;

@@ -1,0 +1,8 @@
+import { defineConfig, mergeConfig } from 'vite';
+import { remoteConfig } from '@gift/federation/vite';
+
+export default defineConfig(
+  mergeConfig(remoteConfig('share_location', { './share-location-page': './src/pages/share-location-page.tsx' }), {
+    server: { proxy: { '/api': 'http://127.0.0.1:3001' } },
+  }),
+);
