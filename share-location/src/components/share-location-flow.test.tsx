@@ -8,8 +8,8 @@ const token = 'gift_4f2a9c7d1e8b3a6f';
 const fetchMock = vi.fn<typeof fetch>();
 
 function geolocationAnswering(answer: (success: PositionCallback, failure: PositionErrorCallback) => void) {
-  const getCurrentPosition = vi.fn((success: PositionCallback, failure: PositionErrorCallback) =>
-    answer(success, failure),
+  const getCurrentPosition = vi.fn(
+    (success: PositionCallback, failure: PositionErrorCallback, _options?: PositionOptions) => answer(success, failure),
   );
   Object.defineProperty(navigator, 'geolocation', { value: { getCurrentPosition }, configurable: true });
   return getCurrentPosition;
