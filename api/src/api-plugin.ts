@@ -6,6 +6,7 @@ import { deletionRequests } from './deletion-requests/repository.ts';
 import { deletionRequestRoutes } from './deletion-requests/routes.ts';
 import { badRequest } from './http/guards.ts';
 import { healthRoutes } from './health/routes.ts';
+import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
@@ -56,7 +57,14 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
     reply.code(404).send({ error: 'Not Found', message: `No API route ${request.method} ${request.url}` }),
   );
 
+  const outbox = startOutboxWorker(db, config, app.log);
+  app.addHook('onClose', async () => outbox.stop());
+
   healthRoutes(app, { db });
-  deletionRequestRoutes(app, { requests: deletionRequests(db), config });
+  deletionRequestRoutes(app, {
+    requests: deletionRequests(db, { siteUrl: config.siteUrl, confirmationTtlHours: config.confirmationTtlHours }),
+    config,
+    onQueued: outbox.kick,
+  });
   locationShareRoutes(app, { db, config });
 }

@@ -18,6 +18,16 @@ export interface ApiConfig {
   /** Days the operators have to answer a request (one month). */
   deadlineDays: number;
   logLevel: string;
+  /** Public address of the site, for links in emails (never taken from a request's Host header). */
+  siteUrl: string;
+  /** Hours a confirmation link stays valid. */
+  confirmationTtlHours: number;
+  /** Days after which requests nobody confirmed are deleted. */
+  unverifiedPurgeDays: number;
+  /** SMTP server as a URL (smtp://user:pass@host:587); without one, emails go to files in `$DATA_DIR/outbox`. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  outboxIntervalMs: number;
 }
 
 function integer(value: string | undefined, fallback: number): number {
@@ -44,5 +54,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     },
     deadlineDays: integer(env.DELETION_DEADLINE_DAYS, 30),
     logLevel: env.LOG_LEVEL ?? 'info',
+    siteUrl: (env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${env.PORT ?? 4173}`).replace(/\/+$/, ''),
+    confirmationTtlHours: integer(env.CONFIRMATION_TTL_HOURS, 24),
+    unverifiedPurgeDays: integer(env.UNVERIFIED_PURGE_DAYS, 7),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Giftwell <no-reply@giftwell.example>',
+    outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
   };
 }

@@ -57,6 +57,42 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-11-22-03-confirmation': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('deletion_requests').addColumn('verified_at', 'varchar(32)').execute();
+      await db.schema
+        .createTable('confirmation_tokens')
+        .addColumn('token_hash', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('reference', 'varchar(32)', (column) =>
+          column.notNull().references('deletion_requests.reference').onDelete('cascade'),
+        )
+        .addColumn('created_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('expires_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('used_at', 'varchar(32)')
+        .execute();
+      await db.schema
+        .createTable('email_outbox')
+        .addColumn('id', isPostgres(db) ? 'serial' : 'integer', (column) => column.primaryKey())
+        .addColumn('reference', 'varchar(32)', (column) =>
+          column.references('deletion_requests.reference').onDelete('cascade'),
+        )
+        .addColumn('to_address', 'varchar(254)', (column) => column.notNull())
+        .addColumn('subject', 'text', (column) => column.notNull())
+        .addColumn('body_text', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('sent_at', 'varchar(32)')
+        .addColumn('failed_at', 'varchar(32)')
+        .addColumn('last_error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('email_outbox_due')
+        .on('email_outbox')
+        .columns(['sent_at', 'next_attempt_at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,14 +1,18 @@
 import type { Generated } from 'kysely';
 
-export const requestStatuses = ['received', 'in_progress', 'completed', 'rejected'] as const;
+export const requestStatuses = ['received', 'verified', 'in_progress', 'completed', 'rejected'] as const;
 export type RequestStatus = (typeof requestStatuses)[number];
 
-/** Requests the operators still have to act on; one per email at a time. */
-export const openStatuses: RequestStatus[] = ['received', 'in_progress'];
+/** Requests not yet closed; one per email at a time. */
+export const openStatuses: RequestStatus[] = ['received', 'verified', 'in_progress'];
 
-/** The moves an operator may make. */
+/**
+ * The moves allowed. Only the owner of the address verifies (through the emailed link); operators act on
+ * verified requests, and may reject any open one.
+ */
 export const transitions: Record<RequestStatus, RequestStatus[]> = {
-  received: ['in_progress', 'completed', 'rejected'],
+  received: ['verified', 'rejected'],
+  verified: ['in_progress', 'completed', 'rejected'],
   in_progress: ['completed', 'rejected'],
   completed: [],
   rejected: [],
@@ -23,6 +27,7 @@ export interface DeletionRequestTable {
   /** ISO 8601 UTC; text so that SQLite and PostgreSQL store the same thing. */
   received_at: string;
   updated_at: string;
+  verified_at: string | null;
   /** Equals `email` while the request is open, null once closed: a unique index keeps one open request per email. */
   open_email: string | null;
 }
@@ -48,7 +53,32 @@ export interface LocationShareTable {
   shared_at: string;
 }
 
+export interface ConfirmationTokenTable {
+  /** SHA-256 of the token: the token itself exists only in the email. */
+  token_hash: string;
+  reference: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface EmailOutboxTable {
+  id: Generated<number>;
+  reference: string | null;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  created_at: string;
+  attempts: number;
+  next_attempt_at: string;
+  sent_at: string | null;
+  failed_at: string | null;
+  last_error: string | null;
+}
+
 export interface Database {
+  confirmation_tokens: ConfirmationTokenTable;
+  email_outbox: EmailOutboxTable;
   deletion_requests: DeletionRequestTable;
   deletion_request_events: DeletionRequestEventTable;
   location_shares: LocationShareTable;

@@ -3,6 +3,19 @@ import type { Db } from '../db/database.ts';
 import { postgresDatabase, postgresServer, sqliteDatabase } from '../../test/databases.ts';
 import { deletionRequests, newReference, TransitionError } from './repository.ts';
 
+/** The token as the owner receives it: only inside the queued email. */
+async function emailedToken(db: Db, reference: string): Promise<string> {
+  const emails = await db
+    .selectFrom('email_outbox')
+    .select('body_text')
+    .where('reference', '=', reference)
+    .orderBy('id')
+    .execute();
+  const match = emails.at(-1)?.body_text.match(/#token=([A-Za-z0-9_-]{43})/);
+  if (!match?.[1]) throw new Error('No confirmation link was queued');
+  return match[1];
+}
+
 const postgres = await postgresServer();
 if (!postgres && process.env.CI) throw new Error('CI must run the storage tests against PostgreSQL too');
 afterAll(() => postgres?.stop());
@@ -15,7 +28,7 @@ describe.each(backends)('deletion request storage on %s', (_name, open) => {
 
   it('stores a request with its reference, status, time and first audit entry', async () => {
     const db = await open();
-    const requests = deletionRequests(db, () => new Date('2026-11-22T10:00:00.000Z'));
+    const requests = deletionRequests(db, { now: () => new Date('2026-11-22T10:00:00.000Z') });
     const { reference, created } = await requests.submit(request);
     expect(created).toBe(true);
     expect(reference).toMatch(/^DEL-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
@@ -37,17 +50,20 @@ describe.each(backends)('deletion request storage on %s', (_name, open) => {
     await db.destroy();
   });
 
-  it('moves a request through in progress to completed, audits each move, and then accepts a new one', async () => {
+  it('moves a confirmed request through in progress to completed, audits each move, then accepts a new one', async () => {
     const db = await open();
     const requests = deletionRequests(db);
     const { reference } = await requests.submit(request);
+    await expect(requests.transition(reference, 'in_progress', { actor: 'ops' })).rejects.toThrow(TransitionError);
+    expect((await requests.confirm(await emailedToken(db, reference))).outcome).toBe('valid');
     await requests.transition(reference, 'in_progress', { actor: 'ops' });
     await requests.transition(reference, 'completed', { actor: 'ops', note: 'deleted in backend' });
     const stored = await requests.get(reference);
     expect(stored?.status).toBe('completed');
     expect(stored?.events.map((event) => [event.fromStatus, event.toStatus, event.actor, event.note])).toEqual([
       [null, 'received', 'web form', null],
-      ['received', 'in_progress', 'ops', null],
+      ['received', 'verified', 'email owner', 'confirmed from the emailed link'],
+      ['verified', 'in_progress', 'ops', null],
       ['in_progress', 'completed', 'ops', 'deleted in backend'],
     ]);
     expect(await requests.list({ openOnly: true })).toEqual([]);
@@ -65,6 +81,87 @@ describe.each(backends)('deletion request storage on %s', (_name, open) => {
     await expect(requests.transition(reference, 'in_progress', { actor: 'ops' })).rejects.toThrow(TransitionError);
     await expect(requests.transition('DEL-NONE-NONE', 'completed', { actor: 'ops' })).rejects.toThrow(TransitionError);
     expect((await requests.get(reference))?.status).toBe('rejected');
+    await db.destroy();
+  });
+});
+
+describe.each(backends)('confirmation by the owner of the address on %s', (_name, open) => {
+  const request = { name: 'Ann Lee', email: 'ann@example.com', reason: 'Not using it' };
+  let clock = new Date('2026-11-22T10:00:00.000Z');
+  const now = () => clock;
+
+  it('queues one email with a link whose token is stored only as a hash', async () => {
+    const db = await open();
+    const { reference } = await deletionRequests(db, { now, siteUrl: 'https://gifts.example' }).submit(request);
+    const emails = await db.selectFrom('email_outbox').selectAll().execute();
+    expect(emails).toHaveLength(1);
+    expect(emails[0]).toMatchObject({ to_address: 'ann@example.com', reference, sent_at: null });
+    expect(emails[0]!.subject).toContain(reference);
+    expect(emails[0]!.body_text).toContain('https://gifts.example/delete-account/confirm#token=');
+    expect(emails[0]!.body_text).toContain('If you did not ask for this');
+    const token = await emailedToken(db, reference);
+    const stored = await db.selectFrom('confirmation_tokens').selectAll().execute();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(token);
+    await db.destroy();
+  });
+
+  it('verifies on confirm, once; a lookup changes nothing; unknown and expired tokens are refused', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now, confirmationTtlHours: 24 });
+    const first = await requests.submit(request);
+    const token = await emailedToken(db, first.reference);
+    expect(await requests.lookup(token)).toMatchObject({ outcome: 'valid', reference: first.reference });
+    expect((await requests.get(first.reference))?.status).toBe('received');
+    expect(await requests.lookup('A'.repeat(43))).toEqual({ outcome: 'unknown' });
+
+    expect((await requests.confirm(token)).outcome).toBe('valid');
+    expect(await requests.get(first.reference)).toMatchObject({ status: 'verified', verifiedAt: clock.toISOString() });
+    expect(await requests.confirm(token)).toEqual({ outcome: 'used' });
+
+    const other = await requests.submit({ ...request, email: 'bob@example.com' });
+    const late = await emailedToken(db, other.reference);
+    clock = new Date(clock.getTime() + 24 * 3_600_000 + 1);
+    expect(await requests.confirm(late)).toEqual({ outcome: 'expired' });
+    expect((await requests.get(other.reference))?.status).toBe('received');
+    await db.destroy();
+  });
+
+  it('sends another link for an unconfirmed request only after 15 minutes, and at most 3 a day', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now });
+    const { reference } = await requests.submit(request);
+    const count = async () => (await db.selectFrom('email_outbox').select('id').execute()).length;
+    await requests.submit(request);
+    expect(await count()).toBe(1);
+    for (let i = 0; i < 4; i++) {
+      clock = new Date(clock.getTime() + 16 * 60_000);
+      expect((await requests.submit(request)).reference).toBe(reference);
+    }
+    expect(await count()).toBe(3);
+    await db.destroy();
+  });
+
+  it('purges unconfirmed requests after the set days, keeping nothing about them, and keeps confirmed ones', async () => {
+    clock = new Date('2026-11-01T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now });
+    const stale = await requests.submit(request);
+    const kept = await requests.submit({ ...request, email: 'bob@example.com' });
+    await requests.confirm(await emailedToken(db, kept.reference));
+    clock = new Date('2026-11-09T10:00:00.000Z');
+    expect(await requests.purgeUnverified(7)).toBe(1);
+    expect(await requests.get(stale.reference)).toBeUndefined();
+    const leftovers = JSON.stringify([
+      await db.selectFrom('deletion_request_events').selectAll().execute(),
+      await db.selectFrom('email_outbox').selectAll().execute(),
+      await db.selectFrom('confirmation_tokens').selectAll().execute(),
+    ]);
+    expect(leftovers).not.toContain(stale.reference);
+    expect(leftovers).not.toContain('ann@example.com');
+    expect((await requests.get(kept.reference))?.status).toBe('verified');
     await db.destroy();
   });
 });

@@ -1,6 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { openStatuses, transitions, type RequestStatus } from '../db/schema.ts';
+import { openStatuses, transitions, type Database, type RequestStatus } from '../db/schema.ts';
+import { queueEmail } from '../mail/outbox.ts';
+import { confirmationEmail } from './confirmation-email.ts';
 
 export interface NewDeletionRequest {
   name: string;
@@ -15,6 +18,7 @@ export interface DeletionRequest {
   reason: string;
   status: RequestStatus;
   receivedAt: string;
+  verifiedAt: string | null;
   updatedAt: string;
 }
 
@@ -47,6 +51,7 @@ const toRequest = (row: {
   reason: string;
   status: RequestStatus;
   received_at: string;
+  verified_at: string | null;
   updated_at: string;
 }): DeletionRequest => ({
   reference: row.reference,
@@ -55,20 +60,100 @@ const toRequest = (row: {
   reason: row.reason,
   status: row.status,
   receivedAt: row.received_at,
+  verifiedAt: row.verified_at,
   updatedAt: row.updated_at,
 });
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 32 random bytes, URL-safe: what the emailed link carries. Only its hash is stored. */
+export const newToken = () => randomBytes(32).toString('base64url');
+
+export type TokenCheck =
+  | { outcome: 'valid'; reference: string; email: string; receivedAt: string }
+  | { outcome: 'unknown' | 'expired' | 'used' };
+
+export interface RepositoryOptions {
+  now?: () => Date;
+  /** Public site address for the link in the confirmation email. */
+  siteUrl?: string;
+  confirmationTtlHours?: number;
+}
+
+/** Before another confirmation email goes to an address with a request still unconfirmed. */
+const resendAfterMs = 15 * 60_000;
+const maxEmailsPerDay = 3;
 
 export class TransitionError extends Error {}
 
 /** The one seam to stored deletion requests. */
-export function deletionRequests(db: Db, now: () => Date = () => new Date()) {
+export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
+  const now = options.now ?? (() => new Date());
+  const siteUrl = options.siteUrl ?? 'http://127.0.0.1:4173';
+  const ttlMs = (options.confirmationTtlHours ?? 24) * 3_600_000;
+
   async function findOpenByEmail(email: string) {
-    const row = await db
+    return db
       .selectFrom('deletion_requests')
-      .select('reference')
+      .select(['reference', 'status'])
       .where('open_email', '=', email)
       .executeTakeFirst();
-    return row?.reference;
+  }
+
+  /** A fresh single-use link for `reference`, emailed through the outbox in the caller's transaction. */
+  async function sendConfirmation(
+    trx: Transaction<Database>,
+    request: { reference: string; email: string; name: string },
+    at: Date,
+  ) {
+    const token = newToken();
+    await trx
+      .insertInto('confirmation_tokens')
+      .values({
+        token_hash: hashToken(token),
+        reference: request.reference,
+        created_at: at.toISOString(),
+        expires_at: new Date(at.getTime() + ttlMs).toISOString(),
+        used_at: null,
+      })
+      .execute();
+    const email = confirmationEmail({ ...request, link: `${siteUrl}/delete-account/confirm#token=${token}`, ttlMs });
+    await queueEmail(trx, { ...email, to: request.email, reference: request.reference }, at);
+  }
+
+  /** An unconfirmed request may get another link, but not more often than every 15 minutes nor 3 times a day. */
+  async function mayResend(reference: string, at: Date) {
+    const recent = await db
+      .selectFrom('email_outbox')
+      .select('created_at')
+      .where('reference', '=', reference)
+      .where('created_at', '>', new Date(at.getTime() - 86_400_000).toISOString())
+      .execute();
+    const latest = recent
+      .map((row) => row.created_at)
+      .sort()
+      .at(-1);
+    return recent.length < maxEmailsPerDay && (!latest || at.getTime() - Date.parse(latest) > resendAfterMs);
+  }
+
+  async function checkToken(token: string, at: Date): Promise<TokenCheck> {
+    const row = await db
+      .selectFrom('confirmation_tokens')
+      .innerJoin('deletion_requests', 'deletion_requests.reference', 'confirmation_tokens.reference')
+      .select([
+        'confirmation_tokens.reference',
+        'confirmation_tokens.expires_at',
+        'confirmation_tokens.used_at',
+        'deletion_requests.status',
+        'deletion_requests.email',
+        'deletion_requests.received_at',
+      ])
+      .where('confirmation_tokens.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) return { outcome: 'unknown' };
+    if (row.used_at || row.status !== 'received') return { outcome: 'used' };
+    if (Date.parse(row.expires_at) <= at.getTime()) return { outcome: 'expired' };
+    return { outcome: 'valid', reference: row.reference, email: row.email, receivedAt: row.received_at };
   }
 
   return {
@@ -79,9 +164,24 @@ export function deletionRequests(db: Db, now: () => Date = () => new Date()) {
     async submit(request: NewDeletionRequest): Promise<{ reference: string; created: boolean }> {
       for (let attempt = 0; attempt < 3; attempt++) {
         const existing = await findOpenByEmail(request.email);
-        if (existing) return { reference: existing, created: false };
+        if (existing) {
+          const when = now();
+          if (existing.status === 'received' && (await mayResend(existing.reference, when))) {
+            await db
+              .transaction()
+              .execute((trx) =>
+                sendConfirmation(
+                  trx,
+                  { reference: existing.reference, email: request.email, name: request.name },
+                  when,
+                ),
+              );
+          }
+          return { reference: existing.reference, created: false };
+        }
         const reference = newReference();
-        const at = now().toISOString();
+        const when = now();
+        const at = when.toISOString();
         try {
           await db.transaction().execute(async (trx) => {
             await trx
@@ -93,6 +193,7 @@ export function deletionRequests(db: Db, now: () => Date = () => new Date()) {
                 reason: request.reason,
                 status: 'received',
                 received_at: at,
+                verified_at: null,
                 updated_at: at,
                 open_email: request.email,
               })
@@ -101,6 +202,7 @@ export function deletionRequests(db: Db, now: () => Date = () => new Date()) {
               .insertInto('deletion_request_events')
               .values({ reference, from_status: null, to_status: 'received', note: null, actor: 'web form', at })
               .execute();
+            await sendConfirmation(trx, { reference, email: request.email, name: request.name }, when);
           });
           return { reference, created: true };
         } catch (error) {
@@ -134,6 +236,54 @@ export function deletionRequests(db: Db, now: () => Date = () => new Date()) {
           at: event.at,
         })),
       };
+    },
+
+    /** What a confirmation link would confirm, changing nothing. */
+    lookup: (token: string) => checkToken(token, now()),
+
+    /** The owner of the address confirms: the token is used up and the request becomes verified. */
+    async confirm(token: string): Promise<TokenCheck> {
+      const at = now();
+      const check = await checkToken(token, at);
+      if (check.outcome !== 'valid') return check;
+      return db.transaction().execute(async (trx) => {
+        const used = await trx
+          .updateTable('confirmation_tokens')
+          .set({ used_at: at.toISOString() })
+          .where('token_hash', '=', hashToken(token))
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        // Two presses racing: only one uses the token.
+        if (Number(used.numUpdatedRows) !== 1) return { outcome: 'used' } as const;
+        await trx
+          .updateTable('deletion_requests')
+          .set({ status: 'verified', verified_at: at.toISOString(), updated_at: at.toISOString() })
+          .where('reference', '=', check.reference)
+          .execute();
+        await trx
+          .insertInto('deletion_request_events')
+          .values({
+            reference: check.reference,
+            from_status: 'received',
+            to_status: 'verified',
+            note: 'confirmed from the emailed link',
+            actor: 'email owner',
+            at: at.toISOString(),
+          })
+          .execute();
+        return check;
+      });
+    },
+
+    /** Deletes requests nobody confirmed within `days`, with their tokens, audit trail and emails. */
+    async purgeUnverified(days: number): Promise<number> {
+      const cutoff = new Date(now().getTime() - days * 86_400_000).toISOString();
+      const result = await db
+        .deleteFrom('deletion_requests')
+        .where('status', '=', 'received')
+        .where('received_at', '<', cutoff)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async list({ openOnly }: { openOnly: boolean }): Promise<DeletionRequest[]> {

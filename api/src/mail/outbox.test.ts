@@ -1,0 +1,105 @@
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { deletionRequests } from '../deletion-requests/repository.ts';
+import { sqliteDatabase } from '../../test/databases.ts';
+import { createTransport, deliverDueEmails, maxAttempts, retryDelayMs, type MailTransport } from './outbox.ts';
+
+const received: { to: string[]; raw: string }[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, session, callback) {
+    let raw = '';
+    stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    stream.on('end', () => {
+      received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
+      callback();
+    });
+  },
+});
+let smtpPort = 0;
+
+beforeAll(
+  () =>
+    new Promise<void>((resolve) =>
+      smtp.listen(0, '127.0.0.1', () => {
+        smtpPort = (smtp.server.address() as { port: number }).port;
+        resolve();
+      }),
+    ),
+);
+afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+async function queuedRequest(): Promise<{ db: Db; dataDir: string; reference: string }> {
+  const { db, dataDir } = await sqliteDatabase();
+  const { reference } = await deletionRequests(db, { siteUrl: 'https://gifts.example' }).submit({
+    name: 'Ann Lee',
+    email: 'ann@example.com',
+    reason: 'Not using it',
+  });
+  return { db, dataDir, reference };
+}
+
+describe('the email outbox', () => {
+  it('delivers the confirmation email through a real SMTP server', async () => {
+    const { db, dataDir, reference } = await queuedRequest();
+    const transport = createTransport({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, dataDir });
+    expect(await deliverDueEmails(db, transport, 'Giftwell <no-reply@giftwell.example>')).toEqual({ due: 1, sent: 1 });
+    const email = received.at(-1)!;
+    expect(email.to).toEqual(['ann@example.com']);
+    expect(email.raw).toContain(`Subject: Confirm your account deletion request (${reference})`);
+    // Undo quoted-printable soft breaks and escapes before reading the link.
+    const body = email.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(body).toMatch(/https:\/\/gifts\.example\/delete-account\/confirm#token=[A-Za-z0-9_-]{43}/);
+    const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(row.sent_at).not.toBeNull();
+    expect(await deliverDueEmails(db, transport, 'x@example.com')).toEqual({ due: 0, sent: 0 });
+    await db.destroy();
+  });
+
+  it('writes emails to files when no SMTP server is configured', async () => {
+    const { db, dataDir } = await queuedRequest();
+    const transport = createTransport({ smtpUrl: undefined, dataDir });
+    expect(transport.describe).toContain(`${dataDir}/outbox`);
+    expect((await deliverDueEmails(db, transport, 'x@example.com')).sent).toBe(1);
+    await db.destroy();
+  });
+
+  it('retries a failing send later and later, and gives up after the last attempt', async () => {
+    const { db } = await queuedRequest();
+    const failing: MailTransport = {
+      describe: 'down',
+      send: async () => Promise.reject(new Error('connection refused')),
+    };
+    let now = new Date(Date.now() + 1000);
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      expect((await deliverDueEmails(db, failing, 'x@example.com', now)).due).toBe(1);
+      const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row.attempts).toBe(attempt);
+      expect(row.last_error).toContain('connection refused');
+      expect(Date.parse(row.next_attempt_at) - now.getTime()).toBe(retryDelayMs(attempt));
+      expect(await deliverDueEmails(db, failing, 'x@example.com', now)).toEqual({ due: 0, sent: 0 });
+      now = new Date(row.next_attempt_at);
+    }
+    const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(row.failed_at).not.toBeNull();
+    expect((await deliverDueEmails(db, failing, 'x@example.com', new Date('2027-01-01'))).due).toBe(0);
+    await db.destroy();
+  });
+
+  it('never delays or fails the 202 when mail is down: the request is stored and the email waits', async () => {
+    const { db } = await queuedRequest();
+    const rows = await db.selectFrom('deletion_requests').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(await db.selectFrom('email_outbox').select('sent_at').execute()).toEqual([{ sent_at: null }]);
+    await db.destroy();
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('doubles from 30 seconds and stops at an hour', () => {
+    expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(retryDelayMs(20)).toBe(3_600_000);
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+  reference?: string;
+}
+
+export const maxAttempts = 8;
+
+/** 30 s, 1 min, 2 min … capped at one hour between attempts. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+/** Queues an email in the same transaction as what caused it: it is sent if and only if that commits. */
+export async function queueEmail(trx: Transaction<Database> | Db, email: OutgoingEmail, now: Date) {
+  await trx
+    .insertInto('email_outbox')
+    .values({
+      reference: email.reference ?? null,
+      to_address: email.to,
+      subject: email.subject,
+      body_text: email.text,
+      created_at: now.toISOString(),
+      attempts: 0,
+      next_attempt_at: now.toISOString(),
+    })
+    .execute();
+}
+
+export interface MailTransport {
+  send(email: { from: string; to: string; subject: string; text: string; id: number }): Promise<void>;
+  describe: string;
+}
+
+/** SMTP when configured; otherwise each email is written to a file the operators can read. */
+export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
+  if (smtpUrl) {
+    const transporter: Transporter = nodemailer.createTransport(smtpUrl);
+    return {
+      describe: `SMTP ${new URL(smtpUrl).host}`,
+      async send({ from, to, subject, text }) {
+        await transporter.sendMail({ from, to, subject, text });
+      },
+    };
+  }
+  const folder = join(dataDir, 'outbox');
+  const files: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    describe: `files in ${folder}`,
+    async send({ from, to, subject, text, id }) {
+      const { message } = (await files.sendMail({ from, to, subject, text })) as { message: Buffer };
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
+    },
+  };
+}
+
+/** Sends what is due; failures wait longer each time and give up after `maxAttempts`. Never throws. */
+export async function deliverDueEmails(db: Db, transport: MailTransport, from: string, now = new Date()) {
+  const due = await db
+    .selectFrom('email_outbox')
+    .selectAll()
+    .where('sent_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .where('next_attempt_at', '<=', now.toISOString())
+    .orderBy('id')
+    .limit(20)
+    .execute();
+  let sent = 0;
+  for (const email of due) {
+    try {
+      await transport.send({ from, to: email.to_address, subject: email.subject, text: email.body_text, id: email.id });
+      await db
+        .updateTable('email_outbox')
+        .set({ sent_at: new Date().toISOString(), last_error: null })
+        .where('id', '=', email.id)
+        .execute();
+      sent++;
+    } catch (error) {
+      const attempts = email.attempts + 1;
+      await db
+        .updateTable('email_outbox')
+        .set({
+          attempts,
+          last_error: String(error).slice(0, 500),
+          next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+          failed_at: attempts >= maxAttempts ? now.toISOString() : null,
+        })
+        .where('id', '=', email.id)
+        .execute();
+    }
+  }
+  return { due: due.length, sent };
+}

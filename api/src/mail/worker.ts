@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ApiConfig } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { deletionRequests } from '../deletion-requests/repository.ts';
+import { createTransport, deliverDueEmails } from './outbox.ts';
+
+const purgeEveryMs = 3_600_000;
+
+/**
+ * Sends queued emails in the background, so that sending never delays or fails a 202, and purges
+ * unconfirmed requests once an hour. `kick` sends at once after a new request is queued.
+ */
+export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLogger) {
+  const transport = createTransport(config);
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  let lastPurge = 0;
+
+  const run = () => {
+    if (stopped || running) return;
+    running = (async () => {
+      try {
+        const { due, sent } = await deliverDueEmails(db, transport, config.mailFrom);
+        if (due) log.info({ due, sent, transport: transport.describe }, 'outbox delivered');
+        if (Date.now() - lastPurge > purgeEveryMs) {
+          lastPurge = Date.now();
+          const purged = await deletionRequests(db).purgeUnverified(config.unverifiedPurgeDays);
+          if (purged) log.info({ purged }, 'unconfirmed deletion requests purged');
+        }
+      } catch (error) {
+        log.error({ err: error }, 'outbox run failed; it will try again');
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+
+  const timer = setInterval(run, config.outboxIntervalMs);
+  timer.unref();
+  run();
+  return {
+    kick: () => setImmediate(run),
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
