@@ -34,7 +34,15 @@ export default defineConfig({
   webServer: {
     command: 'pnpm --filter @gift/site-server serve',
     url: `${baseURL}/remotes.json`,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, RATE_LIMIT_PER_IP: '1000' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_IP: '1000',
+      PUBLIC_SITE_URL: baseURL,
+      OUTBOX_INTERVAL_MS: '200',
+    },
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -9,6 +9,7 @@ export const deleteAccount = {
     reason: 'Reason for Deleting',
   },
   submit: 'Submit Request',
+  emailNote: 'We will email you a link to confirm the request.',
   messages: {
     missingFields: 'Please fill in all fields.',
     failed: 'Something went wrong. Please try again later.',
@@ -18,7 +19,7 @@ export const deleteAccount = {
   whatHappensNext: {
     title: 'What happens next',
     items: [
-      'We review your request and may write to this email address to make sure the request comes from you.',
+      'We email you a link to confirm that the request comes from you. Nothing happens until you open it and confirm.',
       'Within 30 days we delete your account, profile, relations, groups, occasions, gift preferences and saved addresses.',
       'We keep order and payment records only as long as tax and accounting law requires, and then delete them.',
       'Messages you sent to other people stay with them; your name is removed from them where we can.',
@@ -28,3 +29,30 @@ export const deleteAccount = {
 };
 
 export const deleteAccountEndpoint = '/api/delete-account';
+
+export const confirmDeletion = {
+  title: 'Confirm your deletion request',
+  checking: 'Checking your link…',
+  summary: (email: string, date: string, reference: string) =>
+    `You asked on ${date} to delete the account for ${email} (reference ${reference}).`,
+  notYou:
+    'If you did not ask for this, close this page: nothing will happen, and the request is removed automatically.',
+  confirm: 'Confirm deletion request',
+  confirmed: {
+    title: 'Your request is confirmed',
+    body: 'We will delete your account and its personal data within 30 days.',
+  },
+  problems: {
+    unknown: 'This link is not valid. Make sure you opened the whole link from the email, or send a new request.',
+    expired: 'This link has expired. Please send a new request; we will email you a fresh link.',
+    used: 'This link has already been used. If you confirmed your request, there is nothing more to do.',
+    network: 'We could not reach our server. Check your connection and try again.',
+  },
+  newRequest: 'Send a new request',
+  retry: 'Try again',
+};
+
+export const confirmationEndpoints = {
+  lookup: '/api/delete-account/confirmation',
+  confirm: '/api/delete-account/confirm',
+};

@@ -8,6 +8,7 @@ export function DeleteAccountPage() {
     <div className={styles.page}>
       <h1>{deleteAccount.title}</h1>
       <p className={styles.intro}>{deleteAccount.intro}</p>
+      <p>{deleteAccount.emailNote}</p>
       <div className={styles.card}>
         <DeletionRequestForm />
       </div>

@@ -7,21 +7,35 @@ import { deletionRequests, TransitionError, type DeletionRequest } from '../dele
 
 const usage = `Operators' tool for account deletion requests.
 
-  pnpm --filter api requests list [--all]          open requests, oldest first, with days left
+  pnpm --filter api requests list [--all]          open requests, oldest first, with days left since
+                                                   received and since verified (confirmed by the owner)
   pnpm --filter api requests show <reference>      one request and its audit trail
-  pnpm --filter api requests start <reference>     received -> in_progress
+  pnpm --filter api requests start <reference>     verified -> in_progress
   pnpm --filter api requests complete <reference> [--note "..."]
   pnpm --filter api requests reject <reference> --note "why"
   pnpm --filter api requests export [--format csv|json] [--all]
+  pnpm --filter api requests outbox [--json]       emails queued and sent (newest first)
+  pnpm --filter api requests outbox <id>           one email as sent
+  pnpm --filter api requests purge                 delete unconfirmed requests older than UNVERIFIED_PURGE_DAYS
 
 Options: --by <name> records who made a change (default: the system user).
 Uses the same DATABASE_URL / DATA_DIR as the service.`;
 
 const moves: Record<string, RequestStatus> = { start: 'in_progress', complete: 'completed', reject: 'rejected' };
 
-export function daysLeft(request: DeletionRequest, deadlineDays: number, now = new Date()): number {
-  const deadline = new Date(request.receivedAt).getTime() + deadlineDays * 86_400_000;
+/** Days left of the deadline counted from `since` (received or verified time). */
+export function daysLeftSince(since: string, deadlineDays: number, now = new Date()): number {
+  const deadline = new Date(since).getTime() + deadlineDays * 86_400_000;
   return Math.ceil((deadline - now.getTime()) / 86_400_000);
+}
+
+export const daysLeft = (request: DeletionRequest, deadlineDays: number, now = new Date()) =>
+  daysLeftSince(request.receivedAt, deadlineDays, now);
+
+function clock(since: string | null, deadlineDays: number) {
+  if (!since) return '-';
+  const left = daysLeftSince(since, deadlineDays);
+  return left < 0 ? `OVERDUE ${-left}d` : `${left}d left`;
 }
 
 function csvCell(value: string | number): string {
@@ -32,13 +46,14 @@ function csvCell(value: string | number): string {
 }
 
 export function toCsv(requests: DeletionRequest[], deadlineDays: number, now = new Date()): string {
-  const header = ['reference', 'status', 'received_at', 'days_left', 'name', 'email', 'reason'];
+  const header = ['reference', 'status', 'received_at', 'verified_at', 'days_left', 'name', 'email', 'reason'];
   const rows = requests.map((request) =>
     [
       request.reference,
       request.status,
       request.receivedAt,
-      daysLeft(request, deadlineDays, now),
+      request.verifiedAt ?? '',
+      daysLeftSince(request.verifiedAt ?? request.receivedAt, deadlineDays, now),
       request.name,
       request.email,
       request.reason,
@@ -58,6 +73,7 @@ async function main(argv: string[]) {
       note: { type: 'string' },
       by: { type: 'string' },
       format: { type: 'string', default: 'csv' },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -74,13 +90,58 @@ async function main(argv: string[]) {
     if (command === 'list') {
       const list = await requests.list({ openOnly: !values.all });
       if (list.length === 0) console.log(values.all ? 'No requests.' : 'No open requests.');
-      for (const request of list) {
-        const left = daysLeft(request, config.deadlineDays);
-        const due = left < 0 ? `OVERDUE by ${-left} days` : `${left} days left`;
+      else
         console.log(
-          `${request.reference}  ${request.status.padEnd(11)}  ${request.receivedAt}  ${due.padEnd(18)}  ${request.email}`,
+          'reference      status       received (clock)                verified (clock)                email',
+        );
+      for (const request of list) {
+        const received = `${request.receivedAt.slice(0, 16)} (${clock(request.receivedAt, config.deadlineDays)})`;
+        const verified = request.verifiedAt
+          ? `${request.verifiedAt.slice(0, 16)} (${clock(request.verifiedAt, config.deadlineDays)})`
+          : 'not yet confirmed';
+        console.log(
+          `${request.reference}  ${request.status.padEnd(11)}  ${received.padEnd(30)}  ${verified.padEnd(30)}  ${request.email}`,
         );
       }
+      return 0;
+    }
+    if (command === 'outbox') {
+      if (reference) {
+        const email = await db
+          .selectFrom('email_outbox')
+          .selectAll()
+          .where('id', '=', Number(reference))
+          .executeTakeFirst();
+        if (!email) {
+          console.error(`No email ${reference}.`);
+          return 1;
+        }
+        console.log(
+          `To: ${email.to_address}\nSubject: ${email.subject}\nQueued: ${email.created_at}\nSent: ${email.sent_at ?? 'not yet'}\n\n${email.body_text}`,
+        );
+        return 0;
+      }
+      const emails = await db.selectFrom('email_outbox').selectAll().orderBy('id', 'desc').limit(200).execute();
+      if (values.json) {
+        console.log(JSON.stringify(emails, null, 2));
+        return 0;
+      }
+      if (emails.length === 0) console.log('The outbox is empty.');
+      for (const email of emails) {
+        const state = email.sent_at
+          ? 'sent'
+          : email.failed_at
+            ? `FAILED: ${email.last_error}`
+            : `waiting (${email.attempts} tries)`;
+        console.log(
+          `${String(email.id).padStart(5)}  ${email.created_at.slice(0, 16)}  ${state.padEnd(20)}  ${email.to_address}  ${email.subject}`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'purge') {
+      const purged = await requests.purgeUnverified(config.unverifiedPurgeDays);
+      console.log(`Purged ${purged} unconfirmed request(s) older than ${config.unverifiedPurgeDays} days.`);
       return 0;
     }
     if (command === 'export') {
@@ -112,7 +173,11 @@ async function main(argv: string[]) {
         return 1;
       }
       const { events, ...fields } = request;
-      console.log({ ...fields, daysLeft: daysLeft(request, config.deadlineDays) });
+      console.log({
+        ...fields,
+        daysLeftSinceReceived: daysLeft(request, config.deadlineDays),
+        daysLeftSinceVerified: request.verifiedAt ? daysLeftSince(request.verifiedAt, config.deadlineDays) : null,
+      });
       console.log('Audit trail:');
       for (const event of events) {
         console.log(

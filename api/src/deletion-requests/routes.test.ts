@@ -183,3 +183,45 @@ describe('GET /api/health', () => {
     await broken.close();
   });
 });
+
+describe('confirmation endpoints', () => {
+  const tokenFor = async (reference: string) => {
+    const email = await db
+      .selectFrom('email_outbox')
+      .select('body_text')
+      .where('reference', '=', reference)
+      .executeTakeFirstOrThrow();
+    return email.body_text.match(/#token=([A-Za-z0-9_-]{43})/)![1]!;
+  };
+  const confirmPost = (path: string, payload: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/delete-account/${path}`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
+
+  it('looks a link up without changing anything, then confirms it once', async () => {
+    const { reference } = (await post(validBody)).json();
+    const token = await tokenFor(reference);
+    const lookup = await confirmPost('confirmation', { token });
+    expect(lookup.statusCode).toBe(200);
+    expect(lookup.json()).toMatchObject({ reference, email: 'a***@example.com', status: 'received' });
+    expect((await deletionRequests(db).get(reference))?.status).toBe('received');
+
+    const confirmed = await confirmPost('confirm', { token });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ reference, status: 'verified' });
+    expect((await deletionRequests(db).get(reference))?.status).toBe('verified');
+    const again = await confirmPost('confirm', { token });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('used');
+  });
+
+  it('answers 404 for a forged token and 400 for a malformed one', async () => {
+    expect((await confirmPost('confirm', { token: 'x'.repeat(43) })).statusCode).toBe(404);
+    expect((await confirmPost('confirm', { token: 'short' })).statusCode).toBe(400);
+    expect((await confirmPost('confirmation', { token: 42 })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'GET', url: '/api/delete-account/confirm' })).statusCode).toBe(404);
+  });
+});

@@ -11,6 +11,7 @@ export const paths = {
   privacy: '/privacy',
   terms: '/terms',
   deleteAccount: '/delete-account',
+  confirmDeletion: '/delete-account/confirm',
 } as const;
 
 export type PagePath = (typeof paths)[keyof typeof paths];

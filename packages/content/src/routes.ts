@@ -94,6 +94,13 @@ export const pageRoutes = [
     title: 'Delete your account',
     description: 'Ask for your account and its personal data to be deleted.',
   },
+  {
+    path: paths.confirmDeletion,
+    remote: 'account',
+    module: './confirm-deletion-page',
+    title: 'Confirm your deletion request',
+    description: 'Confirm that you asked for your account to be deleted.',
+  },
 ] as const satisfies readonly PageRoute[];
 
 /** True when a URL path is one of the site's pages (the server answers 404 otherwise). */

@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { paths } from '@gift/content';
+import { confirmationEndpoints, confirmDeletion as copy } from '../content/delete-account.content.ts';
+import styles from './delete-account-page.module.css';
+import formStyles from '../components/deletion-request-form.module.css';
+
+type Details = { reference: string; email: string; receivedAt: string };
+type Problem = keyof typeof copy.problems;
+type State =
+  | { step: 'checking' }
+  | { step: 'ready'; details: Details }
+  | { step: 'confirming'; details: Details }
+  | { step: 'confirmed' }
+  | { step: 'problem'; problem: Problem; retry?: () => void };
+
+const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+async function post(
+  url: string,
+  token: string,
+): Promise<{ ok: true; details: Details } | { ok: false; problem: Problem }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  if (response.ok) return { ok: true, details: (await response.json()) as Details };
+  const problems: Record<number, Problem> = { 404: 'unknown', 410: 'expired', 409: 'used' };
+  return { ok: false, problem: problems[response.status] ?? 'network' };
+}
+
+/**
+ * The page the confirmation email links to. Opening it (a GET) only looks the link up; pressing the button
+ * (a POST) confirms, so a mail scanner that opens links confirms nothing. The token travels in the
+ * fragment, which browsers never send to a server or put in a Referer.
+ */
+export function ConfirmDeletionPage() {
+  const { hash } = useLocation();
+  const token = new URLSearchParams(hash.slice(1)).get('token') ?? '';
+  const [state, setState] = useState<State>(() =>
+    tokenPattern.test(token) ? { step: 'checking' } : { step: 'problem', problem: 'unknown' },
+  );
+
+  const lookUp = useCallback(async () => {
+    setState({ step: 'checking' });
+    try {
+      const result = await post(confirmationEndpoints.lookup, token);
+      setState(result.ok ? { step: 'ready', details: result.details } : { step: 'problem', problem: result.problem });
+    } catch (error) {
+      console.error('The confirmation link could not be checked.', error);
+      setState({ step: 'problem', problem: 'network', retry: () => void lookUp() });
+    }
+  }, [token]);
+
+  useEffect(() => {
+    if (tokenPattern.test(token)) void lookUp();
+  }, [token, lookUp]);
+
+  async function confirm(details: Details) {
+    setState({ step: 'confirming', details });
+    try {
+      const result = await post(confirmationEndpoints.confirm, token);
+      setState(result.ok ? { step: 'confirmed' } : { step: 'problem', problem: result.problem });
+    } catch (error) {
+      console.error('The deletion request could not be confirmed.', error);
+      setState({ step: 'problem', problem: 'network', retry: () => void confirm(details) });
+    }
+  }
+
+  return (
+    <div className={styles.page}>
+      <h1>{state.step === 'confirmed' ? copy.confirmed.title : copy.title}</h1>
+      <div className={styles.card} aria-live="polite">
+        {state.step === 'checking' && <p role="status">{copy.checking}</p>}
+        {(state.step === 'ready' || state.step === 'confirming') && (
+          <>
+            <p>
+              {copy.summary(
+                state.details.email,
+                new Date(state.details.receivedAt).toLocaleDateString('en-GB', { dateStyle: 'long' }),
+                state.details.reference,
+              )}
+            </p>
+            <p>{copy.notYou}</p>
+            <button
+              type="button"
+              className={formStyles.submit}
+              disabled={state.step === 'confirming'}
+              onClick={() => void confirm(state.details)}
+            >
+              {copy.confirm}
+            </button>
+          </>
+        )}
+        {state.step === 'confirmed' && <p role="status">{copy.confirmed.body}</p>}
+        {state.step === 'problem' && (
+          <>
+            <p role="alert">{copy.problems[state.problem]}</p>
+            {state.retry ? (
+              <button type="button" className={formStyles.submit} onClick={state.retry}>
+                {copy.retry}
+              </button>
+            ) : (
+              state.problem !== 'used' && <Link to={paths.deleteAccount}>{copy.newRequest}</Link>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export default ConfirmDeletionPage;
