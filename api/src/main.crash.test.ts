@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,48 @@ async function startService(dataDir: string, port: number): Promise<ChildProcess
   child.kill('SIGKILL');
   throw new Error('The API service did not start');
 }
+
+describe('SIGTERM', () => {
+  it('lets a request already in flight finish with its 202, then exits cleanly', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'api-drain-'));
+    const port = await freePort();
+    const service = await startService(dataDir, port);
+    const exited = new Promise<number | null>((resolve) => service.on('exit', (code) => resolve(code)));
+    const body = JSON.stringify({ name: 'Slow Sender', email: 'slow@example.com', reason: 'draining' });
+
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/delete-account',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      request.on('error', reject);
+      // Half the body now, SIGTERM, then the rest: the request is in flight when the signal arrives.
+      request.write(body.slice(0, 20));
+      setTimeout(() => {
+        service.kill('SIGTERM');
+        setTimeout(() => request.end(body.slice(20)), 300);
+      }, 200);
+    });
+
+    const { status, body: response } = await answer;
+    expect(status).toBe(202);
+    expect(await exited).toBe(0);
+    const db = await openMigratedDatabase({ databaseUrl: undefined, dataDir });
+    const stored = await deletionRequests(db).get(JSON.parse(response).reference);
+    await db.destroy();
+    expect(stored?.email).toBe('slow@example.com');
+  }, 30_000);
+});
 
 describe('a crash mid-stream', () => {
   it('loses no request that was answered 202', async () => {

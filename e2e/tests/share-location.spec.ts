@@ -42,6 +42,10 @@ test.describe('with location allowed', () => {
       position: { latitude: 52.370216, longitude: 4.895168, accuracy: 12 },
     });
     await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+    // Raised by the remote, shown by the shell's outlet: one shared store.
+    await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
+      'Delivery location shared with the sender.',
+    );
     expect(consoleErrors).toEqual([]);
   });
 

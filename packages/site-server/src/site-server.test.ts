@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -64,6 +64,14 @@ describe('site server', () => {
   it('compresses responses for clients that accept it', async () => {
     const response = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
     expect(response.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('serves the new shell page after the shell is rebuilt, without a restart', async () => {
+    const indexPath = join(root, 'shell/dist/index.html');
+    writeFileSync(indexPath, '<!doctype html><title>shell v2</title><div id="root"></div>');
+    const later = new Date(Date.now() + 5000);
+    utimesSync(indexPath, later, later);
+    expect((await app.inject({ url: '/terms' })).body).toContain('shell v2');
   });
 
   it('serves a deployed manifest file, read afresh on every request', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { constants as zlib } from 'node:zlib';
@@ -46,7 +46,15 @@ export function builtRemotes(root: string) {
 /** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest. */
 export async function createSiteServer(options: SiteServerOptions): Promise<FastifyInstance> {
   const shellDist = join(options.root, 'shell', 'dist');
-  const indexHtml = readFileSync(join(shellDist, 'index.html'), 'utf8');
+  const indexPath = join(shellDist, 'index.html');
+  // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
+  let index = { mtimeMs: 0, html: '' };
+  const indexHtml = () => {
+    const { mtimeMs } = statSync(indexPath);
+    if (mtimeMs !== index.mtimeMs) index = { mtimeMs, html: readFileSync(indexPath, 'utf8') };
+    return index.html;
+  };
+  indexHtml();
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
@@ -100,7 +108,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
       .code(isPagePath(path) ? 200 : 404)
       .header('Cache-Control', revalidate)
       .type('text/html; charset=utf-8')
-      .send(indexHtml);
+      .send(indexHtml());
 
   app.get('/', (_request, reply) => sendPage('/', reply));
 

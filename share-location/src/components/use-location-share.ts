@@ -1,5 +1,6 @@
 import { useCallback, useReducer } from 'react';
-import { geolocationOptions, shareLocationEndpoint } from '../content/share-location.content.ts';
+import { notify } from '@gift/store';
+import { geolocationOptions, shareLocation, shareLocationEndpoint } from '../content/share-location.content.ts';
 
 export type Position = { latitude: number; longitude: number; accuracy: number };
 export type SharedLocation = { position: Position } | { address: string };
@@ -80,6 +81,8 @@ export function useLocationShare(token: string) {
           body: JSON.stringify({ token, ...location }),
         });
         dispatch(response.ok ? { type: 'sent', location } : { type: 'failed', problem: 'refused', location });
+        // The shell's notification outlet shows it: the store is one shared singleton across host and remotes.
+        if (response.ok) notify(shareLocation.toast, 'success');
       } catch (error) {
         console.error('The location could not be sent.', error);
         dispatch({ type: 'failed', problem: 'unreachable', location });

@@ -16,6 +16,7 @@ export const shareLocation = {
   addressLabel: 'Delivery address',
   addressHint: 'Street and number, postcode and city.',
   sending: 'Saving your location…',
+  toast: 'Delivery location shared with the sender.',
   shared: {
     title: 'Thank you!',
     position: 'Your location has been shared with the sender. Your gift is on its way.',
