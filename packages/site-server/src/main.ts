@@ -15,6 +15,10 @@ const app = await createSiteServer({
   manifestFile: process.env.REMOTES_MANIFEST,
   logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
   trustProxy: process.env.TRUST_PROXY === 'true',
+  remoteOrigins: (process.env.REMOTE_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean),
   api: { db, config },
 });
 

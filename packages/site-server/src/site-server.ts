@@ -3,11 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { isPagePath } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { apiPlugin, requestIdOptions, type ApiConfig, type Db } from 'api';
+import { addTransportHeaders, helmetOptions } from './security-headers.ts';
 
 export interface SiteServerOptions {
   /** Workspace root: the shell's and remotes' `dist` folders are read from here. */
@@ -21,6 +23,8 @@ export interface SiteServerOptions {
   api?: { db: Db; config: ApiConfig };
   /** Trust X-Forwarded-* headers: only behind a proxy that sets them. */
   trustProxy?: boolean;
+  /** Origins remotes may be loaded from besides this one (a CDN); the CSP allows exactly these. */
+  remoteOrigins?: string[];
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -67,8 +71,9 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
 
+  await app.register(helmet, helmetOptions(options.remoteOrigins ?? []));
   app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
+    addTransportHeaders(request, reply);
     reply.header('X-Request-Id', request.id);
   });
 

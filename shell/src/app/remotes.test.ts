@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const runtime = vi.hoisted(() => ({ loadRemote: vi.fn(), registerRemotes: vi.fn() }));
 vi.mock('@module-federation/runtime', () => runtime);
@@ -18,6 +18,7 @@ function serveManifest(manifest: unknown, status = 200) {
 }
 
 describe('loadPage', () => {
+  afterEach(() => vi.restoreAllMocks());
   beforeEach(() => {
     runtime.loadRemote.mockReset();
     runtime.registerRemotes.mockReset();
@@ -74,6 +75,16 @@ describe('loadPage', () => {
     serveManifest({ legal: '/remotes/legal/remoteEntry.js' });
     runtime.loadRemote.mockResolvedValue({ default: Page });
     await expect(reloadPage('legal', './terms-page')).resolves.toEqual({ ok: true, Page });
+  });
+
+  it('refuses an entry outside the allowed origins, logs it once and loads nothing', async () => {
+    serveManifest({ legal: 'https://evil.example/remoteEntry.js' });
+    const { loadPage } = await freshModule();
+    await expect(loadPage('legal', './terms-page')).resolves.toEqual({ ok: false, reason: 'refused' });
+    await expect(loadPage('legal', './privacy-page')).resolves.toEqual({ ok: false, reason: 'refused' });
+    expect(runtime.registerRemotes).not.toHaveBeenCalled();
+    expect(console.error).toHaveBeenCalledTimes(1);
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('outside the allowed origins'));
   });
 
   it('ignores manifest entries for remotes the site does not know', async () => {

@@ -2,7 +2,21 @@ import { loadRemote, registerRemotes } from '@module-federation/runtime';
 import { isRemoteName, manifestPath, type RemoteName, type RemotesManifest } from '@gift/federation';
 import type { ComponentType } from 'react';
 
-export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'failed' };
+export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'refused' | 'failed' };
+
+/** Where remote code may come from: this origin, and the origins the build was configured with. */
+export function isAllowedEntry(entry: string, origin = window.location.origin): boolean {
+  const configured = (import.meta.env.VITE_REMOTE_ORIGINS ?? '').split(',').map((item: string) => item.trim());
+  try {
+    const url = new URL(entry, origin);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      (url.origin === origin || configured.includes(url.origin))
+    );
+  } catch {
+    return false;
+  }
+}
 
 /** A remote that accepts the connection and never answers must not leave the page loading forever. */
 export const remoteTimeoutMs = 10_000;
@@ -62,6 +76,12 @@ async function importPage(remote: RemoteName, module: string, attempt: number): 
   if (!entry) {
     logOnce(remote, () => console.warn(`[shell] The ${remote} remote is not in the remotes manifest.`));
     return { ok: false, reason: 'not-deployed' };
+  }
+  if (!isAllowedEntry(entry)) {
+    logOnce(remote, () =>
+      console.error(`[shell] Refused the ${remote} remote: its entry ${entry} is outside the allowed origins.`),
+    );
+    return { ok: false, reason: 'refused' };
   }
   register(remote, entry, attempt);
   const exports = await withTimeout(

@@ -1,0 +1,88 @@
+import { pageRoutes } from '@gift/content';
+import { expect, test } from './support.ts';
+
+const examplePath = (path: string) => path.replace('/*', '/gift_4f2a9c7d1e8b3a6f');
+
+test.describe('security headers', () => {
+  test('every page and asset carries a strict CSP and the other security headers', async ({ page, request }) => {
+    const assets: string[] = [];
+    page.on('response', (response) => {
+      if (/\/(assets|remotes)\/.+\.js$/.test(response.url())) assets.push(response.url());
+    });
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const urls = ['/', '/privacy', '/no-such-page', '/remotes.json', '/api/health', assets[0]!, assets.at(-1)!];
+    for (const url of urls) {
+      const headers = (await request.get(url)).headers();
+      const csp = headers['content-security-policy'] ?? '';
+      const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src')) ?? '';
+      expect(scriptSrc, url).toContain("'self'");
+      expect(scriptSrc, url).not.toContain('unsafe-inline');
+      expect(scriptSrc, url).not.toContain('unsafe-eval');
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(headers['x-content-type-options'], url).toBe('nosniff');
+      expect(headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(headers['permissions-policy'], url).toContain('geolocation=()');
+      // Plain HTTP here: HSTS belongs to HTTPS responses only.
+      expect(headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  test('geolocation is allowed on the share-location screen only', async ({ request }) => {
+    const headers = (await request.get('/share-location/gift_4f2a9c7d1e8b3a6f')).headers();
+    expect(headers['permissions-policy']).toContain('geolocation=(self)');
+  });
+
+  test('no page breaks the CSP, and every link that opens a new tab drops opener and referrer', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(90_000);
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    const cspMessages: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspMessages.push(message.text());
+    });
+    for (const path of [...pageRoutes.map((route) => examplePath(route.path)), '/no-such-page']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual(
+        [],
+      );
+      for (const link of await page.locator('a[target="_blank"]').all()) {
+        const rel = (await link.getAttribute('rel')) ?? '';
+        expect(rel.split(/\s+/), `${path} ${await link.getAttribute('href')}`).toEqual(
+          expect.arrayContaining(['noopener', 'noreferrer']),
+        );
+      }
+    }
+    expect(cspMessages).toEqual([]);
+  });
+});
+
+test('a remote entry outside the allowed origins is refused, logged, and its routes show the unavailable state', async ({
+  page,
+  consoleErrors,
+}) => {
+  await page.route('**/remotes.json', async (route) => {
+    const response = await route.fetch();
+    const manifest = (await response.json()) as Record<string, string>;
+    await route.fulfill({ response, json: { ...manifest, legal: 'https://cdn.evil.example/legal/remoteEntry.js' } });
+  });
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
+  expect(consoleErrors.filter((text) => text.includes('outside the allowed origins'))).toHaveLength(1);
+  expect(requested.filter((url) => url.includes('evil.example'))).toEqual([]);
+  await page.goto('/terms');
+  await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
+});
