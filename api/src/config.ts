@@ -28,6 +28,8 @@ export interface ApiConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   outboxIntervalMs: number;
+  /** Longest a client may take to send one whole request (slow bodies are cut off with 408). */
+  requestTimeoutMs: number;
 }
 
 function integer(value: string | undefined, fallback: number): number {
@@ -60,5 +62,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Giftwell <no-reply@giftwell.example>',
     outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
+    requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 10_000),
   };
 }

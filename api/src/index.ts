@@ -1,4 +1,4 @@
 export { apiPlugin } from './api-plugin.ts';
 export { readConfig, type ApiConfig } from './config.ts';
 export { openMigratedDatabase, type Db } from './db/database.ts';
-export { loggerOptions, requestIdOptions } from './server.ts';
+export { httpServerOptions, loggerOptions } from './server.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from 'fastify';
 import { apiPlugin } from './api-plugin.ts';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -17,6 +18,23 @@ export const requestIdOptions = {
   genReqId: () => randomUUID(),
 } satisfies FastifyServerOptions;
 
+/**
+ * HTTP settings shared by the API and the site server: a request id on every line, and limits that keep slow
+ * or idle clients from holding connections (Fastify sets no request timeout by default, and Node checks
+ * timeouts only every 30 s unless told otherwise).
+ */
+export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'requestTimeoutMs'>) {
+  return {
+    ...requestIdOptions,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+    http: {
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
+    },
+  } satisfies FastifyHttpOptions<Server>;
+}
+
 /** The API on its own, for production deployments that run it apart from the site server. */
 export async function createApiServer({
   db,
@@ -27,7 +45,11 @@ export async function createApiServer({
   config: ApiConfig;
   logger?: FastifyServerOptions['logger'];
 }) {
-  const app = Fastify({ logger: logger ?? false, ...requestIdOptions, trustProxy: process.env.TRUST_PROXY === 'true' });
+  const app = Fastify({
+    logger: logger ?? false,
+    ...httpServerOptions(config),
+    trustProxy: process.env.TRUST_PROXY === 'true',
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { isPagePath } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
-import { apiPlugin, requestIdOptions, type ApiConfig, type Db } from 'api';
+import { apiPlugin, httpServerOptions, type ApiConfig, type Db } from 'api';
 import { addTransportHeaders, helmetOptions } from './security-headers.ts';
 
 export interface SiteServerOptions {
@@ -25,6 +25,8 @@ export interface SiteServerOptions {
   trustProxy?: boolean;
   /** Origins remotes may be loaded from besides this one (a CDN); the CSP allows exactly these. */
   remoteOrigins?: string[];
+  /** Longest a client may take to send a whole request; the API's setting when the API is mounted. */
+  requestTimeoutMs?: number;
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -59,10 +61,11 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     return index.html;
   };
   indexHtml();
+  const limits = { requestTimeoutMs: options.requestTimeoutMs ?? options.api?.config.requestTimeoutMs ?? 10_000 };
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
-    ...requestIdOptions,
+    ...httpServerOptions(limits),
   });
 
   await app.register(compress, {

@@ -1,0 +1,140 @@
+import AxeBuilder from '@axe-core/playwright';
+import { pageRoutes } from '@gift/content';
+import { expect, test, type Page } from '@playwright/test';
+
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const shareLink = '/share-location/gift_4f2a9c7d1e8b3a6f';
+const examplePath = (path: string) => path.replace('/share-location/*', shareLink);
+
+/** Every WCAG 2.2 AA violation axe finds in the page as it is now, one line each, so a failure names them. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} (${violation.help})`),
+  );
+}
+
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+}
+
+for (const width of [375, 1280]) {
+  test.describe(`axe at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+
+    for (const path of [...pageRoutes.map((route) => examplePath(route.path)), '/no-such-page']) {
+      test(`${path} has no WCAG 2.2 AA violations`, async ({ page }) => {
+        await open(page, path);
+        expect(await violations(page)).toEqual([]);
+      });
+    }
+  });
+}
+
+test.describe('axe in every state', () => {
+  test('small-screen menu open', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await open(page, '/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    await open(page, '/vendor');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('FAQ item open and carousels paused', async ({ page }) => {
+    await open(page, '/');
+    await page.getByRole('button', { name: 'How does the app simplify gifting?' }).click();
+    await page.getByRole('button', { name: 'Pause taglines' }).click();
+    await page.getByRole('button', { name: 'Pause app screens' }).click();
+    await expect(page.getByRole('button', { name: 'Play app screens' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('deletion form: error and success', async ({ page }) => {
+    await open(page, '/delete-account');
+    await page.getByLabel('Full Name').fill('Ann Lee');
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page.locator('p[role="status"]')).toHaveText('Please fill in all fields.');
+    expect(await violations(page)).toEqual([]);
+
+    await page.getByLabel('Full Name').fill('Ann Lee');
+    await page.getByLabel('Email Address').fill(`axe-${Date.now()}@example.com`);
+    await page.getByLabel('Reason for Deleting').fill('Testing the form.');
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page.locator('p[role="status"]')).toHaveText('Your account deletion request has been submitted.');
+    expect(await violations(page)).toEqual([]);
+
+    await page.route('**/api/delete-account', (route) => route.fulfill({ status: 500, json: {} }));
+    await page.getByLabel('Full Name').fill('Ann Lee');
+    await page.getByLabel('Email Address').fill('ann@example.com');
+    await page.getByLabel('Reason for Deleting').fill('Testing the form.');
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page.locator('p[role="status"]')).toHaveText('Something went wrong. Please try again later.');
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('confirmation page: invalid link', async ({ page }) => {
+    await open(page, `/delete-account/confirm#token=${'A'.repeat(43)}`);
+    await expect(page.getByRole('alert')).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test.describe('share-location with location allowed', () => {
+    test.use({ permissions: ['geolocation'], geolocation: { latitude: 52.370216, longitude: 4.895168, accuracy: 12 } });
+
+    test('position found, typed address, shared', async ({ page }) => {
+      await open(page, shareLink);
+      await page.getByRole('button', { name: 'Share my location' }).click();
+      await expect(page.getByRole('button', { name: 'Confirm this location' })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Confirm this location' }).click();
+      await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+    });
+  });
+
+  test.describe('share-location with location denied', () => {
+    test.use({ permissions: [] });
+
+    test('permission denied and the address form', async ({ page }) => {
+      await open(page, shareLink);
+      await page.getByRole('button', { name: 'Share my location' }).click();
+      await expect(page.getByRole('alert')).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Type an address instead' }).click();
+      await expect(page.getByLabel('Delivery address')).toBeVisible();
+      expect(await violations(page)).toEqual([]);
+    });
+  });
+
+  test('share-location with a malformed token', async ({ page }) => {
+    await open(page, '/share-location/bad');
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('the unavailable-remote fallback', async ({ page }) => {
+    await page.route('**/remotes/legal/**', (route) => route.abort());
+    await page.goto('/privacy');
+    await expect(page.getByRole('button', { name: /try again/i })).toBeVisible({ timeout: 15_000 });
+    expect(await violations(page)).toEqual([]);
+  });
+});
+
+test('the sweep itself catches a violation: an unlabelled button and low-contrast text', async ({ page }) => {
+  await open(page, '/privacy');
+  await page.evaluate(() => {
+    const main = document.querySelector('main')!;
+    main.insertAdjacentHTML('beforeend', '<button type="button"></button><p style="color:#ddd">faint</p>');
+  });
+  const found = await violations(page);
+  expect(found.some((line) => line.startsWith('button-name'))).toBe(true);
+  expect(found.some((line) => line.startsWith('color-contrast'))).toBe(true);
+});
