@@ -23,8 +23,8 @@ function devManifest(): Plugin {
   };
 }
 
-export default defineConfig(
-  mergeConfig(hostConfig([devManifest()]), {
+export default defineConfig((env) =>
+  mergeConfig(hostConfig(env, [devManifest()]), {
     server: { port: shellDevPort, strictPort: true, proxy: { '/api': 'http://127.0.0.1:3001' } },
   }),
 );

@@ -4,7 +4,9 @@
  * noise margin. FLOOR=1 adds the same pages served as plain HTML with their scripts removed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
@@ -169,6 +171,12 @@ async function main() {
         const result = await lighthouse(url, flags);
         if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
         if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+        // LH_JSON=<folder> keeps every report, for digging into a figure.
+        if (process.env.LH_JSON) {
+          mkdirSync(process.env.LH_JSON, { recursive: true });
+          const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}-${run}.json`;
+          writeFileSync(join(process.env.LH_JSON, name), JSON.stringify(result.lhr));
+        }
         all.push(figures(result.lhr));
       }
       return medianFigures(all);

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { pageRoutes } from '@gift/content';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support.ts';
 
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const shareLink = '/share-location/gift_4f2a9c7d1e8b3a6f';

@@ -1,7 +1,33 @@
 import { expect, test as base, type Page } from '@playwright/test';
 
-/** Console errors a journey did not expect; failures a test provokes on purpose are listed by the test. */
+/**
+ * Waits, after each full page load, until the page is hydrated (or rendered) and answers input; a remote that
+ * never answers holds that up for its two timeouts.
+ */
+async function untilReady(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+}
+
+/**
+ * Console errors a journey did not expect; failures a test provokes on purpose are listed by the test.
+ * `page.goto` and `page.reload` also wait for the page to be interactive, as a person waits for it to respond.
+ */
 export const test = base.extend<{ consoleErrors: string[] }>({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await untilReady(page);
+      return response;
+    };
+    page.reload = async (options) => {
+      const response = await reload(options);
+      await untilReady(page);
+      return response;
+    };
+    await use(page);
+  },
   consoleErrors: async ({ page }, use) => {
     const errors: string[] = [];
     page.on('console', (message) => {

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useHydrated } from '@gift/ui';
 import { deleteAccount, deleteAccountEndpoint } from '../content/delete-account.content.ts';
 import styles from './deletion-request-form.module.css';
 
@@ -13,6 +14,7 @@ export function DeletionRequestForm() {
   const [status, setStatus] = useState<Status>({ tone: 'none', message: '' });
   const [sending, setSending] = useState(false);
   const id = useId();
+  const hydrated = useHydrated();
 
   const update = (field: keyof typeof emptyFields) => (event: { target: { value: string } }) =>
     setFields((current) => ({ ...current, [field]: event.target.value }));
@@ -75,9 +77,12 @@ export function DeletionRequestForm() {
           <label htmlFor={`${id}-reason`}>{labels.reason}</label>
           <textarea id={`${id}-reason`} name="reason" rows={4} value={fields.reason} onChange={update('reason')} />
         </div>
-        <button className={styles.submit} type="submit" disabled={sending} aria-busy={sending}>
+        <button className={styles.submit} type="submit" disabled={sending || !hydrated} aria-busy={sending}>
           {deleteAccount.submit}
         </button>
+        <noscript>
+          <p>{deleteAccount.needsScript}</p>
+        </noscript>
       </form>
       <p id={`${id}-status`} className={styles.status} data-tone={status.tone} role="status" aria-live="polite">
         {status.message}

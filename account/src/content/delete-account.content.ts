@@ -9,6 +9,7 @@ export const deleteAccount = {
     reason: 'Reason for Deleting',
   },
   submit: 'Submit Request',
+  needsScript: `This form needs JavaScript. Without it, email ${site.supportEmail} from the address of your account to ask for its deletion.`,
   emailNote: 'We will email you a link to confirm the request.',
   messages: {
     missingFields: 'Please fill in all fields.',

@@ -27,7 +27,7 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
   // The autoplay prop alone cannot resume react-slick once paused; slickPlay can.
   useEffect(() => {
     if (playing) slider.current?.slickPlay();
-  }, [playing, responsive.breakpoint]);
+  }, [playing, responsive.settings.initialSlide]);
 
   return (
     <div
@@ -36,8 +36,8 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
       aria-roledescription="carousel"
       aria-label={label}
     >
-      {/* A new breakpoint remounts the slider so its initialSlide applies. */}
-      <Slider ref={slider} key={responsive.breakpoint ?? 'base'} {...responsive.settings} autoplay={playing}>
+      {/* react-slick reads initialSlide only when it mounts: a breakpoint with another one remounts it. */}
+      <Slider ref={slider} key={responsive.settings.initialSlide ?? 0} {...responsive.settings} autoplay={playing}>
         {children}
       </Slider>
       <button

@@ -12,6 +12,7 @@ export function Highlights() {
           <section key={highlight.id} className={styles.row} aria-labelledby={`highlight-${highlight.id}`}>
             <m.div
               className={styles.media}
+              data-reveal
               initial={{ opacity: 0, x: from }}
               whileInView={{ opacity: 1, x: 0 }}
               viewport={{ once: true, amount: 0.3 }}
@@ -26,6 +27,7 @@ export function Highlights() {
             </m.div>
             <m.div
               className={styles.text}
+              data-reveal
               initial={{ opacity: 0, x: -from }}
               whileInView={{ opacity: 1, x: 0 }}
               viewport={{ once: true, amount: 0.3 }}

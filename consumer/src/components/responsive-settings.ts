@@ -23,6 +23,8 @@ export function settingsForBreakpoint(settings: Settings, breakpoint: number | n
 /**
  * react-slick 0.31 applies `responsive` only when a media query changes, never at first render,
  * so a phone would get the desktop layout. This resolves the breakpoint up front and on resize.
+ * The prerendered HTML cannot know the width: it is laid out for the smallest screens, where a late
+ * re-layout would cost the most, and wider screens adjust once the page's scripts run.
  */
 export function useResponsiveSettings(settings: Settings): { settings: Settings; breakpoint: number | null } {
   const queries = breakpointQueries(settings);
@@ -33,7 +35,7 @@ export function useResponsiveSettings(settings: Settings): { settings: Settings;
       return () => lists.forEach((list) => list.removeEventListener('change', onChange));
     },
     () => queries.find(({ query }) => window.matchMedia(query).matches)?.breakpoint ?? null,
-    () => null,
+    () => queries[0]?.breakpoint ?? null,
   );
   return { settings: settingsForBreakpoint(settings, breakpoint), breakpoint };
 }

@@ -3,3 +3,4 @@ export * from './navigation.ts';
 export * from './paths.ts';
 export * from './routes.ts';
 export * from './site.ts';
+export * from './metadata.ts';

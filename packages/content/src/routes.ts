@@ -103,12 +103,15 @@ export const pageRoutes = [
   },
 ] as const satisfies readonly PageRoute[];
 
+/** True when a route pattern (`/terms`, `/share-location/*`) covers a URL path without a trailing slash. */
+export function matchesRoute(pattern: string, path: string): boolean {
+  return pattern.endsWith('/*')
+    ? path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1))
+    : path === pattern;
+}
+
 /** True when a URL path is one of the site's pages (the server answers 404 otherwise). */
 export function isPagePath(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return pageRoutes.some((route) =>
-    route.path.endsWith('/*')
-      ? path === route.path.slice(0, -2) || path.startsWith(route.path.slice(0, -1))
-      : path === route.path,
-  );
+  return pageRoutes.some((route) => matchesRoute(route.path, path));
 }

@@ -25,3 +25,9 @@ export type RemotesManifest = Partial<Record<RemoteName, string>>;
 export function isRemoteName(name: string): name is RemoteName {
   return Object.hasOwn(remotes, name);
 }
+
+/** Where a remote's build is served when the site runs from this workspace; a deploy may serve it elsewhere. */
+export const remoteServedAt = (name: RemoteName) => `/remotes/${remotes[name].folder}/`;
+
+/** Folder of a build's server-side bundle (for prerendering), inside `dist` so that one folder is one deploy. */
+export const ssrOutDir = 'dist/ssr';

@@ -1,7 +1,10 @@
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
-import type { PluginOption, UserConfig } from 'vite';
-import { remoteEntryFile, remotes, type RemoteName } from './index.ts';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import type { ConfigEnv, Plugin, PluginOption, UserConfig } from 'vite';
+import { remoteEntryFile, remoteServedAt, remotes, ssrOutDir, type RemoteName } from './index.ts';
 
 /** The modules host and remotes share as one copy each: one React, one router, one store. */
 export const sharedSingletons = {
@@ -15,30 +18,90 @@ export const sharedSingletons = {
 // Vite 8 resolves some CommonJS packages differently in tests; this keeps one router copy there too.
 const resolveConditions = ['module-sync', 'module', 'browser', 'development|production'];
 
-/** Vite config of a remote: exposes page modules, builds relative to wherever it is served. */
-export function remoteConfig(name: RemoteName, exposes: Record<string, string>): UserConfig {
+/**
+ * Writes a maximum-quality Brotli copy beside every text file of the build, once, so that the server sends
+ * it as it is instead of compressing each response quickly and less well.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  const walk = (folder: string): string[] =>
+    readdirSync(folder).flatMap((name) => {
+      const path = join(folder, name);
+      return statSync(path).isDirectory() ? (name === 'ssr' ? [] : walk(path)) : [path];
+    });
   return {
-    base: './',
-    plugins: [
-      react(),
-      federation({
-        name,
-        filename: remoteEntryFile,
-        exposes,
-        shared: sharedSingletons,
-        dts: false,
-        manifest: false,
-      }) as PluginOption,
-    ],
-    resolve: { conditions: resolveConditions },
-    server: { port: remotes[name].devPort, strictPort: true, origin: `http://localhost:${remotes[name].devPort}` },
-    preview: { port: remotes[name].devPort, strictPort: true },
-    build: { target: 'es2022', cssCodeSplit: true },
+    name: 'precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith('/') ? config.build.outDir : join(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const file of walk(outDir).filter((path) => /\.(js|css|html|svg|json)$/.test(path))) {
+        const content = readFileSync(file);
+        if (content.length < 1024) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
+/**
+ * The server-side build of the same pages (`vite build --ssr`), for prerendering. Packages that ship CSS or
+ * are CommonJS with a default export are bundled; React, the router and the rest stay shared from node_modules.
+ */
+function ssrConfig(input: Record<string, string>, base: string): UserConfig {
+  return {
+    base,
+    plugins: [react()],
+    ssr: { noExternal: [/^@gift\//, 'react-slick', 'slick-carousel'] },
+    build: {
+      ssr: true,
+      outDir: ssrOutDir,
+      emptyOutDir: true,
+      copyPublicDir: false,
+      assetsInlineLimit: 0,
+      target: 'node20',
+      rollupOptions: { input, output: { entryFileNames: '[name].js' } },
+    },
+  };
+}
+
+/** Vite config of a remote: exposes page modules, builds relative to wherever it is served. */
+export function remoteConfig(name: RemoteName, exposes: Record<string, string>) {
+  return ({ isSsrBuild }: ConfigEnv): UserConfig => {
+    if (isSsrBuild) {
+      const input = Object.fromEntries(Object.entries(exposes).map(([key, file]) => [key.replace(/^\.\//, ''), file]));
+      return ssrConfig(input, remoteServedAt(name));
+    }
+    return {
+      base: './',
+      plugins: [
+        react(),
+        federation({
+          name,
+          filename: remoteEntryFile,
+          exposes,
+          shared: sharedSingletons,
+          dts: false,
+          // mf-manifest.json lists each exposed module's JS and CSS: prerendered pages preload them.
+          manifest: true,
+          // The shell publishes the federation runtime; a remote does not ship a second copy.
+          experiments: { externalRuntime: true },
+        }) as PluginOption,
+        precompress(),
+      ],
+      resolve: { conditions: resolveConditions },
+      server: { port: remotes[name].devPort, strictPort: true, origin: `http://localhost:${remotes[name].devPort}` },
+      preview: { port: remotes[name].devPort, strictPort: true },
+      // Images stay files the browser fetches and caches, not text inside the page's JavaScript.
+      build: { target: 'es2022', cssCodeSplit: true, assetsInlineLimit: 0 },
+    };
   };
 }
 
 /** Vite config of the shell: no remotes at build time, they come from the manifest at run time. */
-export function hostConfig(extraPlugins: PluginOption[] = []): UserConfig {
+export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption[] = []): UserConfig {
+  if (isSsrBuild) return ssrConfig({ prerender: 'src/prerender.tsx' }, '/');
   return {
     plugins: [
       react(),
@@ -50,7 +113,9 @@ export function hostConfig(extraPlugins: PluginOption[] = []): UserConfig {
         shareStrategy: 'loaded-first',
         dts: false,
         manifest: false,
+        experiments: { provideExternalRuntime: true },
       }) as PluginOption,
+      precompress(),
       ...extraPlugins,
     ],
     resolve: { conditions: resolveConditions },

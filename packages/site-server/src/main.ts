@@ -20,6 +20,7 @@ const app = await createSiteServer({
     .map((origin) => origin.trim())
     .filter(Boolean),
   api: { db, config },
+  siteUrl: process.env.PUBLIC_SITE_URL,
 });
 
 let closing = false;

@@ -49,7 +49,9 @@ describe('site server', () => {
   it('lists the built remotes in a manifest that is never cached', async () => {
     const response = await app.inject({ url: '/remotes.json' });
     expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.json()).toEqual({ legal: '/remotes/legal/remoteEntry.js' });
+    expect(response.json()).toEqual({
+      legal: expect.stringMatching(/^\/remotes\/legal\/remoteEntry\.js\?v=[\w-]{10}$/),
+    });
   });
 
   it('caches hashed assets for good and revalidates remote entries and pages', async () => {
@@ -68,10 +70,42 @@ describe('site server', () => {
 
   it('serves the new shell page after the shell is rebuilt, without a restart', async () => {
     const indexPath = join(root, 'shell/dist/index.html');
-    writeFileSync(indexPath, '<!doctype html><title>shell v2</title><div id="root"></div>');
+    writeFileSync(indexPath, '<!doctype html><title>shell</title><div id="root"></div><p>shell v2</p>');
     const later = new Date(Date.now() + 5000);
     utimesSync(indexPath, later, later);
     expect((await app.inject({ url: '/terms' })).body).toContain('shell v2');
+  });
+
+  it('serves a prerendered page only while the manifest names the remote build it was rendered with', async () => {
+    const entry = (await app.inject({ url: '/remotes.json' })).json().legal as string;
+    writeFile(
+      join(root, 'shell/dist-pages/pages.json'),
+      JSON.stringify({ '/privacy': { file: 'privacy.html', status: 200, remote: 'legal', entry } }),
+    );
+    writeFile(
+      join(root, 'shell/dist-pages/privacy.html'),
+      '<!doctype html><link rel="canonical" href="%SITE_URL%/privacy" /><div id="root">PRERENDERED</div>',
+    );
+    const fresh = await app.inject({ url: '/privacy' });
+    expect(fresh.body).toContain('PRERENDERED');
+    expect(fresh.body).toContain('href="http://localhost:80/privacy"');
+
+    // The legal remote is rebuilt: its entry has a new version, and the old HTML must not be served.
+    const entryFile = join(root, 'legal/dist/remoteEntry.js');
+    writeFileSync(entryFile, 'export const legal = 2;');
+    const later = new Date(Date.now() + 10_000);
+    utimesSync(entryFile, later, later);
+    const stale = await app.inject({ url: '/privacy' });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).not.toContain('PRERENDERED');
+    expect(stale.body).toContain('<title>Privacy Policy | Giftwell</title>');
+  });
+
+  it('serves robots.txt and a sitemap of the public pages', async () => {
+    expect((await app.inject({ url: '/robots.txt' })).body).toContain('Sitemap: http://localhost:80/sitemap.xml');
+    const sitemap = (await app.inject({ url: '/sitemap.xml' })).body;
+    expect(sitemap).toContain('<loc>http://localhost:80/privacy</loc>');
+    expect(sitemap).not.toContain('share-location');
   });
 
   it('serves a deployed manifest file, read afresh on every request', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -5,10 +6,16 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { isPagePath } from '@gift/content';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import { isPagePath, matchesRoute, metadataTags, pageRoutes, paths } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { apiPlugin, httpServerOptions, type ApiConfig, type Db } from 'api';
+import { notFoundKey, prerenderedDir, siteUrlPlaceholder, type PrerenderedIndex } from './prerender.ts';
 import { addTransportHeaders, helmetOptions } from './security-headers.ts';
 
 export interface SiteServerOptions {
@@ -27,6 +34,8 @@ export interface SiteServerOptions {
   remoteOrigins?: string[];
   /** Longest a client may take to send a whole request; the API's setting when the API is mounted. */
   requestTimeoutMs?: number;
+  /** Public origin of the site (canonical URLs, sitemap); `http://127.0.0.1:<port>` when unset. */
+  siteUrl?: string;
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -37,30 +46,63 @@ function setCacheHeaders(reply: FastifyReply, filePath: string) {
   reply.header('Cache-Control', filePath.includes(`${sep}assets${sep}`) ? immutable : revalidate);
 }
 
-/** Remotes built in this workspace, with the URL their entry is served at. */
+/** A file's contents, read again only when it changes on disk. */
+function cachedRead<T>(path: string, parse: (text: string) => T): () => T {
+  let cache: { mtimeMs: number; value: T } | undefined;
+  return () => {
+    const { mtimeMs } = statSync(path);
+    if (cache?.mtimeMs !== mtimeMs) cache = { mtimeMs, value: parse(readFileSync(path, 'utf8')) };
+    return cache.value;
+  };
+}
+
+const contentVersion = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 10);
+
+/**
+ * Remotes built in this workspace, with the URL their entry is served at. The entry URL carries the build's
+ * version, so a rebuilt remote has a new address and a page prerendered with the old one is not served.
+ */
 export function builtRemotes(root: string) {
   return Object.entries(remotes)
-    .map(([name, remote]) => ({
-      name,
-      dist: join(root, remote.folder, 'dist'),
-      entry: `/remotes/${remote.folder}/${remoteEntryFile}`,
-      prefix: `/remotes/${remote.folder}/`,
-    }))
+    .map(([name, remote]) => {
+      const dist = join(root, remote.folder, 'dist');
+      const version = cachedRead(join(dist, remoteEntryFile), contentVersion);
+      return {
+        name,
+        dist,
+        entry: () => `/remotes/${remote.folder}/${remoteEntryFile}?v=${version()}`,
+        prefix: `/remotes/${remote.folder}/`,
+      };
+    })
     .filter((remote) => existsSync(join(remote.dist, remoteEntryFile)));
 }
+
+/** The manifest of the remotes built in this workspace. */
+export const localManifest = (root: string): RemotesManifest =>
+  Object.fromEntries(builtRemotes(root).map((remote) => [remote.name, remote.entry()]));
+
+/** Build outputs that are never served: the server-side bundles used for prerendering. */
+const notServed = (pathName: string) => !/(^|\/)ssr\//.test(pathName);
 
 /** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest. */
 export async function createSiteServer(options: SiteServerOptions): Promise<FastifyInstance> {
   const shellDist = join(options.root, 'shell', 'dist');
   const indexPath = join(shellDist, 'index.html');
   // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
-  let index = { mtimeMs: 0, html: '' };
-  const indexHtml = () => {
-    const { mtimeMs } = statSync(indexPath);
-    if (mtimeMs !== index.mtimeMs) index = { mtimeMs, html: readFileSync(indexPath, 'utf8') };
-    return index.html;
-  };
+  const indexHtml = cachedRead(indexPath, (html) => html);
   indexHtml();
+  const pagesDir = prerenderedDir(options.root);
+  const pagesIndexPath = join(pagesDir, 'pages.json');
+  const pagesIndex = cachedRead(pagesIndexPath, (text) => JSON.parse(text) as PrerenderedIndex);
+  const pageFiles = new Map<string, () => string>();
+  const prerenderedHtml = (file: string) => {
+    if (!pageFiles.has(file))
+      pageFiles.set(
+        file,
+        cachedRead(join(pagesDir, file), (html) => html),
+      );
+    return pageFiles.get(file)!();
+  };
   const limits = { requestTimeoutMs: options.requestTimeoutMs ?? options.api?.config.requestTimeoutMs ?? 10_000 };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -82,7 +124,14 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
 
   if (options.api) await app.register(apiPlugin, { prefix: '/api', ...options.api });
 
-  const staticOptions = { index: false, cacheControl: false, setHeaders: setCacheHeaders } as const;
+  const staticOptions = {
+    index: false,
+    cacheControl: false,
+    setHeaders: setCacheHeaders,
+    allowedPath: notServed,
+    // The builds write a Brotli copy of each text file (`file.js.br`); it is sent as is.
+    preCompressed: true,
+  } as const;
   await app.register(fastifyStatic, { ...staticOptions, root: shellDist, prefix: '/' });
 
   const local = builtRemotes(options.root);
@@ -104,21 +153,69 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     }
   }
 
-  const localManifest: RemotesManifest = Object.fromEntries(local.map((remote) => [remote.name, remote.entry]));
-  app.get(manifestPath, async (_request, reply) => {
-    const manifest = options.manifestFile ? JSON.parse(await readFile(options.manifestFile, 'utf8')) : localManifest;
-    return reply.header('Cache-Control', 'no-cache').send(manifest);
-  });
+  const readManifest = async (): Promise<RemotesManifest> =>
+    options.manifestFile
+      ? JSON.parse(await readFile(options.manifestFile, 'utf8'))
+      : Object.fromEntries(local.map((remote) => [remote.name, remote.entry()]));
+  app.get(manifestPath, async (_request, reply) =>
+    reply.header('Cache-Control', 'no-cache').send(await readManifest()),
+  );
 
-  // Every page is the shell's HTML; its router renders the page, or the not-found page with a 404 status.
-  const sendPage = (path: string, reply: FastifyReply) =>
-    reply
-      .code(isPagePath(path) ? 200 : 404)
+  const siteUrl = (options.siteUrl ?? '').replace(/\/+$/, '');
+  const withSiteUrl = (html: string, request: FastifyRequest) =>
+    html.replaceAll(siteUrlPlaceholder, siteUrl || `${request.protocol}://${request.host}`);
+
+  /**
+   * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now;
+   * otherwise the shell's HTML, whose router renders the page in the browser.
+   */
+  const pageHtml = async (key: string, request: FastifyRequest) => {
+    const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
+    if (page && (!page.remote || (await readManifest())[page.remote] === page.entry)) {
+      return withSiteUrl(prerenderedHtml(page.file), request);
+    }
+    // Rendered in the browser: the head still names the page for search engines and link previews.
+    const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
+    const metadata = route
+      ? { title: route.title, description: route.description, path: key }
+      : { title: 'Page not found', description: 'The page you were looking for does not exist.', path: key };
+    return withSiteUrl(
+      indexHtml().replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder)),
+      request,
+    );
+  };
+
+  const sendPage = async (path: string, request: FastifyRequest, reply: FastifyReply) => {
+    const found = isPagePath(path);
+    const key = found ? (path.length > 1 ? path.replace(/\/+$/, '') : path) : notFoundKey;
+    return reply
+      .code(found ? 200 : 404)
       .header('Cache-Control', revalidate)
       .type('text/html; charset=utf-8')
-      .send(indexHtml());
+      .send(await pageHtml(key, request));
+  };
 
-  app.get('/', (_request, reply) => sendPage('/', reply));
+  app.get('/robots.txt', (request, reply) =>
+    reply
+      .type('text/plain; charset=utf-8')
+      .send(`User-agent: *\nAllow: /\n\nSitemap: ${withSiteUrl(siteUrlPlaceholder, request)}/sitemap.xml\n`),
+  );
+
+  // The public pages: a share link's address and a confirmation page are not pages to be found.
+  const listedPaths = pageRoutes
+    .map((route) => route.path)
+    .filter((path) => !path.endsWith('/*') && path !== paths.confirmDeletion && path !== paths.scrollLockDemo);
+  app.get('/sitemap.xml', (request, reply) => {
+    const origin = withSiteUrl(siteUrlPlaceholder, request);
+    const urls = listedPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\n');
+    return reply
+      .type('application/xml; charset=utf-8')
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+      );
+  });
+
+  app.get('/', (request, reply) => sendPage('/', request, reply));
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -126,7 +223,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     if (!wantsPage || path.startsWith('/api/') || path.startsWith('/remotes/')) {
       return reply.code(404).send({ error: 'Not Found', message: `No resource at ${path}` });
     }
-    return sendPage(path, reply);
+    return sendPage(path, request, reply);
   });
 
   return app;

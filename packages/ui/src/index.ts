@@ -9,3 +9,4 @@ export * from './step-list.tsx';
 export * from './store-buttons.tsx';
 export * from './use-reduced-motion.ts';
 export * from './use-scroll-spy.ts';
+export * from './use-hydrated.ts';

@@ -62,6 +62,11 @@ function readManifest(fresh: boolean): Promise<RemotesManifest> {
   return manifest;
 }
 
+/** The entry URL the manifest gives a remote now, if any. */
+export async function currentEntry(remote: RemoteName): Promise<string | undefined> {
+  return (await readManifest(false))[remote];
+}
+
 function register(remote: RemoteName, entry: string, attempt: number) {
   // A fresh URL on retry: the browser keeps a failed module import for the life of the page.
   const url = attempt === 0 ? entry : `${entry}${entry.includes('?') ? '&' : '?'}retry=${attempt}`;

@@ -1,10 +1,13 @@
-import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
-import { site } from '@gift/content';
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router';
+import { documentTitle, site } from '@gift/content';
+import { useDocumentMetadata } from './document-metadata.ts';
 import { Footer } from './footer.tsx';
 import { useHashScroll } from './hash-scroll.ts';
 import { Header } from './header.tsx';
 import { NotificationOutlet } from './notification-outlet.tsx';
 import type { PageLoad } from './remotes.ts';
+import { usePrefetchOnIntent } from './prefetch.ts';
 import { RouteAnnouncer } from './route-announcer.tsx';
 import styles from './root-layout.module.css';
 
@@ -24,13 +27,18 @@ function useCurrentRoute() {
 export function RootLayout() {
   const { handle, page } = useCurrentRoute();
   const navigation = useNavigation();
+  const { pathname } = useLocation();
   useHashScroll();
-  const title = handle ? `${handle.title} | ${site.brand}` : site.brand;
+  useDocumentMetadata({ title: handle?.title ?? site.brand, description: handle?.description ?? '', path: pathname });
+  usePrefetchOnIntent();
+  // Tells tests and tools that the page is interactive (hydrated, or rendered in the browser).
+  useEffect(() => {
+    document.documentElement.dataset.ready = 'true';
+  }, []);
+  const title = handle ? documentTitle(handle.title) : site.brand;
 
   return (
     <>
-      <title>{title}</title>
-      {handle && <meta name="description" content={handle.description} />}
       <a className={styles.skipLink} href={`#${mainId}`}>
         Skip to main content
       </a>

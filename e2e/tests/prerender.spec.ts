@@ -1,0 +1,160 @@
+import { paths } from '@gift/content';
+import { expect, test } from './support.ts';
+
+/** The public pages the build prerenders (a share link's token and a confirmation fragment are per visitor). */
+const prerendered = [
+  { path: '/', heading: 'The easiest way to' },
+  { path: '/test', heading: 'Scroll down' },
+  { path: '/vendor', heading: 'Sell your gifts to people who are looking for them' },
+  { path: '/business', heading: 'Create Memorable Moments for Your Team' },
+  { path: '/manageteam', heading: 'Manage Teams' },
+  { path: '/budget-tracking', heading: 'Budget Tracking' },
+  { path: '/team-gifting', heading: 'Simplify Gifting for Teams' },
+  { path: '/privacy', heading: 'Privacy Policy' },
+  { path: '/terms', heading: 'Terms & Conditions' },
+  { path: '/delete-account', heading: 'Delete Your Account' },
+];
+
+test.describe('prerendered pages', () => {
+  for (const { path, heading } of prerendered) {
+    test(`${path} arrives as HTML with its content, its remote's CSS and preloads, and its own metadata`, async ({
+      request,
+      baseURL,
+    }) => {
+      const response = await request.get(path);
+      expect(response.status()).toBe(200);
+      const html = await response.text();
+      expect(html).toContain('<html lang="en">');
+      expect(html).toContain(heading.replace('&', '&amp;'));
+      expect(html).toMatch(/<link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css"/);
+      // Scripts start after the page has painted, all at once: the shell's, the remote's entry and the page's chunks.
+      const boot = html.match(/<script defer src="\/boot\.js" data-entry="([^"]+)" data-preload="([^"]+)">/);
+      expect(boot?.[1]).toMatch(/^\/assets\/.+\.js$/);
+      expect(boot?.[2]).toMatch(/\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
+      expect(boot?.[2]).toMatch(/\/remotes\/[a-z-]+\/assets\/.+\.js/);
+      expect(html).not.toContain('<script type="module"');
+      expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
+      expect(html.match(/<title>/g)).toHaveLength(1);
+      for (const tag of ['name="description"', 'property="og:title"', 'property="og:image"', 'name="twitter:card"']) {
+        expect(html, tag).toContain(tag);
+      }
+    });
+  }
+
+  test('hydrate without a mismatch: no console error or warning, and the server-rendered nodes are kept', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (['error', 'warning'].includes(message.type())) messages.push(`${message.type()}: ${message.text()}`);
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const heading = document.querySelector('main h1');
+        (window as unknown as { serverHeading?: Element | null }).serverHeading = heading;
+      });
+    });
+    for (const { path } of prerendered) {
+      await page.goto(path);
+      const kept = await page.evaluate(() => {
+        const serverHeading = (window as unknown as { serverHeading?: Element | null }).serverHeading;
+        return Boolean(serverHeading?.isConnected && serverHeading === document.querySelector('main h1'));
+      });
+      expect(kept, `${path}: the heading from the HTML is the one on screen after hydration`).toBe(true);
+    }
+    expect(messages).toEqual([]);
+  });
+
+  test('the home page carries Organization structured data; other pages do not', async ({ request }) => {
+    const home = await (await request.get('/')).text();
+    const json = home.match(/<script type="application\/ld\+json">([^<]+)<\/script>/)?.[1];
+    expect(JSON.parse(json ?? '{}')).toMatchObject({ '@type': 'Organization', name: 'Giftwell' });
+    expect(await (await request.get('/privacy')).text()).not.toContain('application/ld+json');
+  });
+
+  test('the unknown-path page answers 404 with its own title and no indexing', async ({ request }) => {
+    const response = await request.get('/no/such/page');
+    expect(response.status()).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('<title>Page not found | Giftwell</title>');
+    expect(html).toContain('<meta name="robots" content="noindex" />');
+    expect(html).toContain('Page not found</h1>');
+  });
+
+  test('pages the browser renders still name themselves in the head', async ({ request }) => {
+    const html = await (await request.get('/share-location/gift_4f2a9c7d1e8b3a6f')).text();
+    expect(html).toContain('<title>Share your delivery location | Giftwell</title>');
+    expect(html).toContain('name="description"');
+  });
+
+  test('sitemap, robots, favicon and touch icons are served', async ({ request, baseURL }) => {
+    const sitemap = await (await request.get('/sitemap.xml')).text();
+    for (const path of [paths.home, paths.vendor, paths.business, paths.privacy, paths.terms, paths.deleteAccount]) {
+      expect(sitemap).toContain(`<loc>${baseURL}${path}</loc>`);
+    }
+    expect(sitemap).not.toContain('/share-location');
+    const robots = await request.get('/robots.txt');
+    expect(robots.headers()['content-type']).toContain('text/plain');
+    expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+    for (const icon of ['/favicon.svg', '/apple-touch-icon.png', '/icon-192.png', '/og-image.png']) {
+      expect((await request.get(icon)).status(), icon).toBe(200);
+    }
+    expect((await request.get('/ssr/prerender.js')).status()).toBe(404);
+    expect((await request.get('/remotes/consumer/ssr/landing-page.js')).status()).toBe(404);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test('every page is readable, animated content is shown, and links lead to the next page', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const { path, heading } of prerendered) {
+      await page.goto(path, { waitUntil: 'load' });
+      await expect(page.getByRole('heading', { level: 1 }).first(), path).toContainText(heading);
+    }
+    await page.goto('/', { waitUntil: 'load' });
+    await expect(page.getByRole('heading', { name: 'Plan Special Occasions' })).toBeVisible();
+    // What slides in with scripts is shown without them (Playwright's no-JavaScript mode still parses
+    // <noscript> as text, so the rule is checked in the HTML).
+    const home = await page.content();
+    expect(home).toContain('<noscript><style>[data-reveal]{opacity:1!important;transform:none!important}</style>');
+    expect(home.match(/data-reveal="true" style="opacity:0/g)?.length).toBe(4);
+    expect(home).not.toContain('This site needs JavaScript');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+    await expect(page).toHaveURL('/terms');
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+    await page.goto('/delete-account', { waitUntil: 'load' });
+    await expect(page.getByRole('button', { name: 'Submit Request' })).toBeDisabled();
+    expect(await page.content()).toContain('<noscript><p>This form needs JavaScript.');
+    await context.close();
+  });
+});
+
+test('a remote redeployed after the prerender: its page renders afresh, without a mismatch or an error', async ({
+  page,
+  consoleErrors,
+}) => {
+  // The manifest now names another build of the legal remote than the one the HTML was rendered with.
+  await page.route('**/remotes.json', async (route) => {
+    const response = await route.fetch();
+    const manifest = (await response.json()) as Record<string, string>;
+    await route.fulfill({ response, json: { ...manifest, legal: `${manifest.legal}&redeployed=1` } });
+  });
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toContainText('© 2025');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('hovering or focusing a link loads its page before the click', async ({ page }) => {
+  await page.goto('/privacy');
+  const loaded: string[] = [];
+  page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
+  await page.getByRole('link', { name: 'Giftwell home' }).hover();
+  await expect.poll(() => loaded.some((path) => path.startsWith('/remotes/consumer/'))).toBe(true);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).focus();
+  await page.getByRole('link', { name: 'Giftwell home' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('The easiest way to');
+  await expect(page.locator('[class*="progress"]')).toHaveCount(0);
+});

@@ -1,0 +1,171 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { register } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ComponentType } from 'react';
+import { metadataTags, organizationJsonLd, pageRoutes, paths, type PageRoute } from '@gift/content';
+import {
+  remoteEntryFile,
+  remoteServedAt,
+  remotes,
+  ssrOutDir,
+  type RemoteName,
+  type RemotesManifest,
+} from '@gift/federation';
+
+/** Where prerendered pages are written, and the index the site server reads them by. */
+export const prerenderedDir = (root: string) => join(root, 'shell', 'dist-pages');
+export const siteUrlPlaceholder = '%SITE_URL%';
+
+/** One prerendered page: its file, and the remote build it was rendered with. */
+export interface PrerenderedPage {
+  file: string;
+  status: number;
+  remote?: RemoteName;
+  entry?: string;
+}
+export type PrerenderedIndex = Record<string, PrerenderedPage>;
+
+interface ShellServerBuild {
+  renderPage(
+    url: string,
+    load: (route: PageRoute) => Promise<{ ok: true; Page: ComponentType } | { ok: false; reason: 'failed' }>,
+  ): Promise<{ status: number; html: string }>;
+}
+
+interface FederationManifest {
+  exposes: { path: string; assets: { js: { sync: string[] }; css: { sync: string[] } } }[];
+}
+
+/** Pages whose content depends on the address alone; a share link's token and a confirmation fragment do not. */
+export const prerenderedRoutes = pageRoutes.filter(
+  (route) => !route.path.endsWith('/*') && route.path !== paths.confirmDeletion,
+);
+
+export const notFoundKey = '404';
+
+/** The folder a remote's entry URL is served from, on disk: a local build, or a deploy under REMOTES_DIR. */
+export function remoteFolderOnDisk(root: string, remote: RemoteName, entry: string, remotesDir?: string) {
+  const path = entry.split('?')[0]!;
+  if (!path.startsWith('/remotes/') || !path.endsWith(`/${remoteEntryFile}`)) return undefined;
+  const relative = path.slice('/remotes/'.length, -remoteEntryFile.length);
+  if (relative.split('/').includes('..')) return undefined;
+  if (remotesDir) return join(remotesDir, relative);
+  return path === `${remoteServedAt(remote)}${remoteEntryFile}`
+    ? join(root, remotes[remote].folder, 'dist')
+    : undefined;
+}
+
+register('./shared-modules-hook.mjs', import.meta.url);
+
+/** Imports a build's module as it is on disk now, not as an earlier prerender in this process saw it. */
+const importFresh = (file: string) => import(`${pathToFileURL(file).href}?v=${statSync(file).mtimeMs}`);
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** Without scripts nothing animates into view: show what would have. */
+const noScriptStyle = '<noscript><style>[data-reveal]{opacity:1!important;transform:none!important}</style></noscript>';
+
+/**
+ * Renders every page whose remote is in the manifest and has a server build, into static HTML that already holds
+ * the page and links its remote's CSS, with the remote's entry and page chunks preloaded. Pages whose remote is
+ * missing are left to the browser. Runs after a build and again whenever the manifest points a remote elsewhere.
+ */
+export async function prerenderSite(options: { root: string; manifest: RemotesManifest; remotesDir?: string }) {
+  const { root, manifest, remotesDir } = options;
+  const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
+  const shell = (await importFresh(join(root, 'shell', ssrOutDir, 'prerender.js'))) as ShellServerBuild;
+  const outDir = prerenderedDir(root);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const index: PrerenderedIndex = {};
+  const skipped: string[] = [];
+
+  // The shell's own entry and chunks, which Vite links from the head: boot.js requests them after first paint.
+  const shellEntry = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
+  const shellPreloads = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+    (match) => match[1]!,
+  );
+  if (!shellEntry) throw new Error("shell/dist/index.html has no module script: is the shell's build complete?");
+  const lean = template
+    .replace(/<script type="module" crossorigin src="[^"]+"><\/script>\s*/, '')
+    .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '')
+    .replace(/<title>[^<]*<\/title>\s*/, '')
+    // The shell's note for browsers without JavaScript is for pages that need it to show anything.
+    .replace(/<noscript>[^<]*<\/noscript>\s*/, '');
+  const bootScript = (preloads: string[]) =>
+    `<script defer src="/boot.js" data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
+      [...shellPreloads, ...preloads].join(' '),
+    )}"></script>`;
+
+  const writePage = (
+    key: string,
+    html: string,
+    head: string[],
+    rootAttributes: Record<string, string>,
+    preloads: string[] = [],
+  ) => {
+    const attributes = Object.entries(rootAttributes)
+      .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+      .join('');
+    const document = lean
+      .replace('</head>', `  ${[...head, bootScript(preloads)].join('\n    ')}\n  </head>`)
+      .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
+    const file = `${key === '/' ? 'index' : key.replace(/^\//, '').replace(/\//g, '__')}.html`;
+    writeFileSync(join(outDir, file), document);
+    return file;
+  };
+
+  for (const route of prerenderedRoutes) {
+    const entry = manifest[route.remote];
+    const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir);
+    const moduleName = route.module.replace(/^\.\//, '');
+    const serverModule = folder && join(folder, 'ssr', `${moduleName}.js`);
+    if (!entry || !folder || !serverModule || !existsSync(serverModule)) {
+      skipped.push(route.path);
+      continue;
+    }
+    const { default: Page } = (await importFresh(serverModule)) as { default: ComponentType };
+    const rendered = await shell.renderPage(`http://prerender.invalid${route.path}`, async (candidate) =>
+      candidate.path === route.path ? { ok: true, Page } : { ok: false, reason: 'failed' },
+    );
+    const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
+    // The server build names its files where a workspace build is served; a deploy may serve them elsewhere.
+    const html = rendered.html.replaceAll(remoteServedAt(route.remote), base);
+    const { status } = rendered;
+    const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
+    const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
+    const head = [
+      metadataTags({ title: route.title, description: route.description, path: route.path }, siteUrlPlaceholder),
+      ...(assets?.css.sync ?? []).map((css) => `<link rel="stylesheet" href="${escapeAttribute(base + css)}" />`),
+      noScriptStyle,
+      ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
+    ];
+    const file = writePage(
+      route.path,
+      html,
+      head,
+      { 'data-prerendered-route': route.path, 'data-remote-entry': entry },
+      [entry, ...(assets?.js.sync ?? []).map((js) => base + js)],
+    );
+    index[route.path] = { file, status, remote: route.remote, entry };
+  }
+
+  const notFound = await shell.renderPage('http://prerender.invalid/__not-found__', async () => ({
+    ok: false,
+    reason: 'failed',
+  }));
+  const notFoundHead = [
+    metadataTags(
+      { title: 'Page not found', description: 'The page you were looking for does not exist.', path: '/404' },
+      siteUrlPlaceholder,
+    ),
+    '<meta name="robots" content="noindex" />',
+  ];
+  index[notFoundKey] = {
+    file: writePage(notFoundKey, notFound.html, notFoundHead, { 'data-prerendered-route': 'not-found' }),
+    status: notFound.status,
+  };
+  writeFileSync(join(outDir, 'pages.json'), `${JSON.stringify(index, null, 2)}\n`);
+  return { index, skipped };
+}
