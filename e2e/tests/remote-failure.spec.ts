@@ -75,7 +75,7 @@ test('host and remotes share one React, router and store: every shared module co
         for (const entry of Object.values(versions)) (found[name] ??= []).push(entry.from);
     return found;
   });
-  for (const name of ['react', 'react-dom', 'react-router', 'zustand', '@gift/store']) {
+  for (const name of ['react', 'react-dom', '@gift/router', 'zustand', '@gift/store']) {
     expect(providers[name], name).toBeDefined();
     expect(new Set(providers[name]), name).toEqual(new Set(['shell']));
   }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '@gift/router';
 import { paths } from '@gift/content';
 import { confirmationEndpoints, confirmDeletion as copy } from '../content/delete-account.content.ts';
 import styles from './delete-account-page.module.css';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@gift/router';
 import { Banner } from '@gift/ui';
 import { corporateBanner } from '../content/shared.content.ts';
 import styles from './business.module.css';

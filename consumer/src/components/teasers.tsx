@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@gift/router';
 import { landing } from '../content/landing.content.ts';
 import styles from './teasers.module.css';
 

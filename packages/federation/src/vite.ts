@@ -10,7 +10,7 @@ import { remoteEntryFile, remoteServedAt, remotes, ssrOutDir, type RemoteName } 
 export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
-  'react-router': { singleton: true, requiredVersion: '^7.0.0' },
+  '@gift/router': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
   zustand: { singleton: true, requiredVersion: '^5.0.0' },
   '@gift/store': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
 };
@@ -68,7 +68,7 @@ function ssrConfig(input: Record<string, string>, base: string): UserConfig {
 
 /** Vite config of a remote: exposes page modules, builds relative to wherever it is served. */
 export function remoteConfig(name: RemoteName, exposes: Record<string, string>) {
-  return ({ isSsrBuild }: ConfigEnv): UserConfig => {
+  return ({ isSsrBuild, command }: ConfigEnv): UserConfig => {
     if (isSsrBuild) {
       const input = Object.fromEntries(Object.entries(exposes).map(([key, file]) => [key.replace(/^\.\//, ''), file]));
       return ssrConfig(input, remoteServedAt(name));
@@ -85,8 +85,9 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
           dts: false,
           // mf-manifest.json lists each exposed module's JS and CSS: prerendered pages preload them.
           manifest: true,
-          // The shell publishes the federation runtime; a remote does not ship a second copy.
-          experiments: { externalRuntime: true },
+          // In the composed site the shell publishes the federation runtime and a remote does not ship a
+          // second copy; a remote's dev server runs on its own, without the shell, and keeps its own.
+          experiments: { externalRuntime: command === 'build' },
         }) as PluginOption,
         precompress(),
       ],

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@gift/router';
 import { Icon, type IconName } from './icon.tsx';
 import styles from './cards.module.css';
 

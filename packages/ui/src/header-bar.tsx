@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '@gift/router';
 import { paths, site } from '@gift/content';
 import { useMenu } from '@gift/store';
 import { CloseIcon, GiftIcon, MenuIcon } from './icons.tsx';

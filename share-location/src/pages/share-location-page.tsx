@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '@gift/router';
 import { ShareLocationFlow } from '../components/share-location-flow.tsx';
 import { shareLocation as copy, tokenPattern } from '../content/share-location.content.ts';
 import styles from '../components/share-location.module.css';
