@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation } from '@gift/router';
 import { paths } from '@gift/content';
+import { useHydrated } from '@gift/ui';
 import { confirmationEndpoints, confirmDeletion as copy } from '../content/delete-account.content.ts';
 import styles from './delete-account-page.module.css';
 import formStyles from '../components/deletion-request-form.module.css';
@@ -38,9 +39,10 @@ async function post(
 export function ConfirmDeletionPage() {
   const { hash } = useLocation();
   const token = new URLSearchParams(hash.slice(1)).get('token') ?? '';
-  const [state, setState] = useState<State>(() =>
-    tokenPattern.test(token) ? { step: 'checking' } : { step: 'problem', problem: 'unknown' },
-  );
+  // The server never sees the fragment: the page starts checking, and the token is judged once in the browser.
+  const [checked, setState] = useState<State>({ step: 'checking' });
+  const hydrated = useHydrated();
+  const state: State = hydrated && !tokenPattern.test(token) ? { step: 'problem', problem: 'unknown' } : checked;
 
   const lookUp = useCallback(async () => {
     setState({ step: 'checking' });

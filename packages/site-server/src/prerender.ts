@@ -66,20 +66,22 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
 /** Without scripts nothing animates into view: show what would have. */
 const noScriptStyle = '<noscript><style>[data-reveal]{opacity:1!important;transform:none!important}</style></noscript>';
 
+/** A page as a whole HTML document, and the remote build it was rendered with. */
+export interface RenderedPage {
+  document: string;
+  status: number;
+  entry?: string;
+}
+
 /**
- * Renders every page whose remote is in the manifest and has a server build, into static HTML that already holds
- * the page and links its remote's CSS, with the remote's entry and page chunks preloaded. Pages whose remote is
- * missing are left to the browser. Runs after a build and again whenever the manifest points a remote elsewhere.
+ * Renders pages of the composed site to HTML documents: the shell's routes from its server build, each page from
+ * its remote's server build, in the shell's HTML with the page's metadata, its remote's CSS, and boot.js, which
+ * requests the shell's chunks, the remote's entry and the page's chunks together once the page has painted.
  */
-export async function prerenderSite(options: { root: string; manifest: RemotesManifest; remotesDir?: string }) {
-  const { root, manifest, remotesDir } = options;
+export async function createPageRenderer(options: { root: string; remotesDir?: string }) {
+  const { root, remotesDir } = options;
   const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
   const shell = (await importFresh(join(root, 'shell', ssrOutDir, 'prerender.js'))) as ShellServerBuild;
-  const outDir = prerenderedDir(root);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const index: PrerenderedIndex = {};
-  const skipped: string[] = [];
 
   // The shell's own entry and chunks, which Vite links from the head: boot.js requests them after first paint.
   const shellEntry = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
@@ -93,79 +95,102 @@ export async function prerenderSite(options: { root: string; manifest: RemotesMa
     .replace(/<title>[^<]*<\/title>\s*/, '')
     // The shell's note for browsers without JavaScript is for pages that need it to show anything.
     .replace(/<noscript>[^<]*<\/noscript>\s*/, '');
-  const bootScript = (preloads: string[]) =>
-    `<script defer src="/boot.js" data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
-      [...shellPreloads, ...preloads].join(' '),
-    )}"></script>`;
 
-  const writePage = (
-    key: string,
-    html: string,
-    head: string[],
-    rootAttributes: Record<string, string>,
-    preloads: string[] = [],
-  ) => {
+  const toDocument = (html: string, head: string[], rootAttributes: Record<string, string>, preloads: string[]) => {
     const attributes = Object.entries(rootAttributes)
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
-    const document = lean
-      .replace('</head>', `  ${[...head, bootScript(preloads)].join('\n    ')}\n  </head>`)
+    const boot = `<script defer src="/boot.js" data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
+      [...shellPreloads, ...preloads].join(' '),
+    )}"></script>`;
+    return lean
+      .replace('</head>', `  ${[...head, boot].join('\n    ')}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
+  };
+
+  /** One page at `path` (which `route` matches), or undefined when its remote has no server build here. */
+  async function renderPage(route: PageRoute, path: string, manifest: RemotesManifest) {
+    const entry = manifest[route.remote];
+    const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir);
+    const serverModule = folder && join(folder, 'ssr', `${route.module.replace(/^\.\//, '')}.js`);
+    if (!entry || !folder || !serverModule || !existsSync(serverModule)) return undefined;
+    const { default: Page } = (await importFresh(serverModule)) as { default: ComponentType };
+    const rendered = await shell.renderPage(`http://prerender.invalid${path}`, async (candidate) =>
+      candidate.path === route.path ? { ok: true, Page } : { ok: false, reason: 'failed' },
+    );
+    const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
+    // The server build names its files where a workspace build is served; a deploy may serve them elsewhere.
+    const html = rendered.html.replaceAll(remoteServedAt(route.remote), base);
+    const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
+    const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
+    const head = [
+      metadataTags({ title: route.title, description: route.description, path }, siteUrlPlaceholder),
+      ...(assets?.css.sync ?? []).map((css) => `<link rel="stylesheet" href="${escapeAttribute(base + css)}" />`),
+      noScriptStyle,
+      ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
+    ];
+    const document = toDocument(html, head, { 'data-prerendered-route': route.path, 'data-remote-entry': entry }, [
+      entry,
+      ...(assets?.js.sync ?? []).map((js) => base + js),
+    ]);
+    return { document, status: rendered.status, entry } satisfies RenderedPage;
+  }
+
+  async function renderNotFound(): Promise<RenderedPage> {
+    const rendered = await shell.renderPage('http://prerender.invalid/__not-found__', async () => ({
+      ok: false,
+      reason: 'failed',
+    }));
+    const head = [
+      metadataTags(
+        { title: 'Page not found', description: 'The page you were looking for does not exist.', path: '/404' },
+        siteUrlPlaceholder,
+      ),
+      '<meta name="robots" content="noindex" />',
+    ];
+    return {
+      document: toDocument(rendered.html, head, { 'data-prerendered-route': 'not-found' }, []),
+      status: rendered.status,
+    };
+  }
+
+  return { renderPage, renderNotFound };
+}
+
+/**
+ * Renders every public page whose remote is in the manifest and has a server build into `shell/dist-pages`.
+ * Pages whose remote is missing are left to the browser. Runs after a build and again whenever the manifest
+ * points a remote elsewhere.
+ */
+export async function prerenderSite(options: { root: string; manifest: RemotesManifest; remotesDir?: string }) {
+  const { root, manifest } = options;
+  const renderer = await createPageRenderer(options);
+  const outDir = prerenderedDir(root);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const index: PrerenderedIndex = {};
+  const skipped: string[] = [];
+  const write = (key: string, document: string) => {
     const file = `${key === '/' ? 'index' : key.replace(/^\//, '').replace(/\//g, '__')}.html`;
     writeFileSync(join(outDir, file), document);
     return file;
   };
 
   for (const route of prerenderedRoutes) {
-    const entry = manifest[route.remote];
-    const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir);
-    const moduleName = route.module.replace(/^\.\//, '');
-    const serverModule = folder && join(folder, 'ssr', `${moduleName}.js`);
-    if (!entry || !folder || !serverModule || !existsSync(serverModule)) {
+    const page = await renderer.renderPage(route, route.path, manifest);
+    if (!page) {
       skipped.push(route.path);
       continue;
     }
-    const { default: Page } = (await importFresh(serverModule)) as { default: ComponentType };
-    const rendered = await shell.renderPage(`http://prerender.invalid${route.path}`, async (candidate) =>
-      candidate.path === route.path ? { ok: true, Page } : { ok: false, reason: 'failed' },
-    );
-    const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
-    // The server build names its files where a workspace build is served; a deploy may serve them elsewhere.
-    const html = rendered.html.replaceAll(remoteServedAt(route.remote), base);
-    const { status } = rendered;
-    const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
-    const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
-    const head = [
-      metadataTags({ title: route.title, description: route.description, path: route.path }, siteUrlPlaceholder),
-      ...(assets?.css.sync ?? []).map((css) => `<link rel="stylesheet" href="${escapeAttribute(base + css)}" />`),
-      noScriptStyle,
-      ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
-    ];
-    const file = writePage(
-      route.path,
-      html,
-      head,
-      { 'data-prerendered-route': route.path, 'data-remote-entry': entry },
-      [entry, ...(assets?.js.sync ?? []).map((js) => base + js)],
-    );
-    index[route.path] = { file, status, remote: route.remote, entry };
+    index[route.path] = {
+      file: write(route.path, page.document),
+      status: page.status,
+      remote: route.remote,
+      entry: page.entry,
+    };
   }
-
-  const notFound = await shell.renderPage('http://prerender.invalid/__not-found__', async () => ({
-    ok: false,
-    reason: 'failed',
-  }));
-  const notFoundHead = [
-    metadataTags(
-      { title: 'Page not found', description: 'The page you were looking for does not exist.', path: '/404' },
-      siteUrlPlaceholder,
-    ),
-    '<meta name="robots" content="noindex" />',
-  ];
-  index[notFoundKey] = {
-    file: writePage(notFoundKey, notFound.html, notFoundHead, { 'data-prerendered-route': 'not-found' }),
-    status: notFound.status,
-  };
+  const notFound = await renderer.renderNotFound();
+  index[notFoundKey] = { file: write(notFoundKey, notFound.document), status: notFound.status };
   writeFileSync(join(outDir, 'pages.json'), `${JSON.stringify(index, null, 2)}\n`);
   return { index, skipped };
 }

@@ -12,10 +12,17 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { isPagePath, matchesRoute, metadataTags, pageRoutes, paths } from '@gift/content';
+import { isPagePath, matchesRoute, metadataTags, pageRoutes, paths, type PageRoute } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { apiPlugin, httpServerOptions, type ApiConfig, type Db } from 'api';
-import { notFoundKey, prerenderedDir, siteUrlPlaceholder, type PrerenderedIndex } from './prerender.ts';
+import {
+  createPageRenderer,
+  notFoundKey,
+  prerenderedDir,
+  prerenderedRoutes,
+  siteUrlPlaceholder,
+  type PrerenderedIndex,
+} from './prerender.ts';
 import { addTransportHeaders, helmetOptions } from './security-headers.ts';
 
 export interface SiteServerOptions {
@@ -165,17 +172,44 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   const withSiteUrl = (html: string, request: FastifyRequest) =>
     html.replaceAll(siteUrlPlaceholder, siteUrl || `${request.protocol}://${request.host}`);
 
+  // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
+  // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
+  const shellServerBuild = join(options.root, 'shell', 'dist', 'ssr', 'prerender.js');
+  let renderer: { version: number; made: ReturnType<typeof createPageRenderer> } | undefined;
+  const pageRenderer = () => {
+    if (!existsSync(shellServerBuild)) return undefined;
+    const version = statSync(shellServerBuild).mtimeMs + statSync(indexPath).mtimeMs;
+    if (renderer?.version !== version) {
+      renderer = { version, made: createPageRenderer({ root: options.root, remotesDir: options.remotesDir }) };
+    }
+    return renderer.made;
+  };
+  const renderOnRequest = async (route: PageRoute, path: string, request: FastifyRequest) => {
+    try {
+      const made = await pageRenderer();
+      return (await made?.renderPage(route, path, await readManifest()))?.document;
+    } catch (error) {
+      // The browser can still render the page: a server-side failure must never cost the visitor the page.
+      request.log.error({ err: error, path: route.path }, 'Rendering a page on the server failed');
+      return undefined;
+    }
+  };
+
   /**
-   * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now;
-   * otherwise the shell's HTML, whose router renders the page in the browser.
+   * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
+   * page rendered now for addresses that vary; otherwise the shell's HTML, whose router renders it in the browser.
    */
   const pageHtml = async (key: string, request: FastifyRequest) => {
     const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
     if (page && (!page.remote || (await readManifest())[page.remote] === page.entry)) {
       return withSiteUrl(prerenderedHtml(page.file), request);
     }
-    // Rendered in the browser: the head still names the page for search engines and link previews.
     const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
+    if (route && !prerenderedRoutes.some((prerendered) => prerendered.path === route.path)) {
+      const rendered = await renderOnRequest(route, key, request);
+      if (rendered) return withSiteUrl(rendered, request);
+    }
+    // Rendered in the browser: the head still names the page for search engines and link previews.
     const metadata = route
       ? { title: route.title, description: route.description, path: key }
       : { title: 'Page not found', description: 'The page you were looking for does not exist.', path: key };
