@@ -206,9 +206,18 @@ async function main() {
     );
     console.log('| ------------------------------------ | ---- | ---- | ---- | ---- | ----- | ---- | ----- | ------ |');
     for (const path of routes) {
-      const result = await measure(`http://127.0.0.1:${sitePort}${path}`);
+      let result = await measure(`http://127.0.0.1:${sitePort}${path}`);
+      let missed = misses(path, result, []);
+      // A median can still catch a noisy moment on a shared machine: a route that misses is measured again,
+      // and fails only if it misses again.
+      if (missed.length) {
+        console.log(`| ${`${path} (missed, measuring again)`.padEnd(36)} | ${missed.join('; ')} |`);
+        result = await measure(`http://127.0.0.1:${sitePort}${path}`);
+        missed = misses(path, result, []);
+      }
       console.log(row(path, result));
-      failures.push(...misses(path, result, known));
+      failures.push(...missed);
+      misses(path, result, known);
       if (floor) {
         const label = `${path} (floor: no scripts)`;
         // A page that needs JavaScript to show anything paints nothing here: that is the finding.

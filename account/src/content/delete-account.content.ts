@@ -33,6 +33,8 @@ export const deleteAccountEndpoint = '/api/delete-account';
 
 export const confirmDeletion = {
   title: 'Confirm your deletion request',
+  intro:
+    'Someone asked us to delete the account that belongs to your email address. Nothing is deleted until you confirm on this page that the request came from you; if it did not, you can simply close it.',
   checking: 'Checking your link…',
   summary: (email: string, date: string, reference: string) =>
     `You asked on ${date} to delete the account for ${email} (reference ${reference}).`,

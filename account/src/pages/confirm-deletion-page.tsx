@@ -73,6 +73,7 @@ export function ConfirmDeletionPage() {
   return (
     <div className={styles.page}>
       <h1>{state.step === 'confirmed' ? copy.confirmed.title : copy.title}</h1>
+      {state.step !== 'confirmed' && <p className={styles.intro}>{copy.intro}</p>}
       <div className={styles.card} aria-live="polite">
         {state.step === 'checking' && <p role="status">{copy.checking}</p>}
         {(state.step === 'ready' || state.step === 'confirming') && (
