@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { pageRoutes } from '@gift/content';
+import { chromiumArgs, chromiumPath } from '../chromium.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sitePort = Number(process.env.PERF_PORT ?? 4320);
@@ -162,16 +163,8 @@ async function main() {
   const site = startSite();
   const floor = withFloor ? startFloor() : undefined;
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', ...chromiumArgs],
   });
   const failures: string[] = [];
   const known: string[] = [];

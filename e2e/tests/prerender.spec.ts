@@ -1,5 +1,5 @@
 import { paths } from '@gift/content';
-import { expect, test } from './support.ts';
+import { changeManifest, expect, test } from './support.ts';
 
 /** The public pages the build prerenders (a share link's token and a confirmation fragment are per visitor). */
 const prerendered = [
@@ -160,11 +160,7 @@ test('a remote redeployed after the prerender: its page renders afresh, without 
   consoleErrors,
 }) => {
   // The manifest now names another build of the legal remote than the one the HTML was rendered with.
-  await page.route('**/remotes.json', async (route) => {
-    const response = await route.fetch();
-    const manifest = (await response.json()) as Record<string, string>;
-    await route.fulfill({ response, json: { ...manifest, legal: `${manifest.legal}&redeployed=1` } });
-  });
+  await changeManifest(page, (manifest) => ({ ...manifest, legal: `${manifest.legal}&redeployed=1` }));
   await page.goto('/privacy');
   await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
   await expect(page.getByRole('contentinfo')).toContainText('© 2025');

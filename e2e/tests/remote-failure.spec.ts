@@ -1,4 +1,4 @@
-import { expect, expectShellAround, test } from './support.ts';
+import { changeManifest, expect, expectShellAround, test } from './support.ts';
 
 test('a remote whose files are unreachable breaks only its own routes, and retry recovers it', async ({
   page,
@@ -48,12 +48,7 @@ test('a broken manifest leaves the shell working with every remote route unavail
 });
 
 test('a remote missing from the manifest shows the unavailable state on its routes only', async ({ page }) => {
-  await page.route('**/remotes.json', async (route) => {
-    const response = await route.fetch();
-    const manifest = (await response.json()) as Record<string, string>;
-    delete manifest.legal;
-    await route.fulfill({ response, json: manifest });
-  });
+  await changeManifest(page, ({ legal: _removed, ...others }) => others);
   await page.goto('/privacy');
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
   await page.goto('/nothing');

@@ -1,5 +1,5 @@
 import { pageRoutes } from '@gift/content';
-import { expect, test } from './support.ts';
+import { changeManifest, expect, test } from './support.ts';
 
 const examplePath = (path: string) => path.replace('/*', '/gift_4f2a9c7d1e8b3a6f');
 
@@ -72,11 +72,7 @@ test('a remote entry outside the allowed origins is refused, logged, and its rou
   page,
   consoleErrors,
 }) => {
-  await page.route('**/remotes.json', async (route) => {
-    const response = await route.fetch();
-    const manifest = (await response.json()) as Record<string, string>;
-    await route.fulfill({ response, json: { ...manifest, legal: 'https://cdn.evil.example/legal/remoteEntry.js' } });
-  });
+  await changeManifest(page, (manifest) => ({ ...manifest, legal: 'https://cdn.evil.example/legal/remoteEntry.js' }));
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
   await page.goto('/privacy');

@@ -61,3 +61,11 @@ export async function settledScrollY(page: Page): Promise<number> {
   }
   return last;
 }
+
+/** Serves the remotes manifest with some entries changed, as after a deploy or a tampered manifest. */
+export async function changeManifest(page: Page, change: (manifest: Record<string, string>) => Record<string, string>) {
+  await page.route('**/remotes.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: change((await response.json()) as Record<string, string>) });
+  });
+}
