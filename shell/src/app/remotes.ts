@@ -1,12 +1,20 @@
 import { loadRemote, registerRemotes } from '@module-federation/runtime';
-import { isRemoteName, manifestPath, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { isRemoteName, manifestPath, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import type { ComponentType } from 'react';
 
 export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'refused' | 'failed' };
 
+/** In `pnpm dev` each remote is served by its own dev server. */
+const devOrigins = import.meta.env.DEV
+  ? Object.values(remotes).map((remote) => `http://localhost:${remote.devPort}`)
+  : [];
+
 /** Where remote code may come from: this origin, and the origins the build was configured with. */
 export function isAllowedEntry(entry: string, origin = window.location.origin): boolean {
-  const configured = (import.meta.env.VITE_REMOTE_ORIGINS ?? '').split(',').map((item: string) => item.trim());
+  const configured = [
+    ...(import.meta.env.VITE_REMOTE_ORIGINS ?? '').split(',').map((item: string) => item.trim()),
+    ...devOrigins,
+  ];
   try {
     const url = new URL(entry, origin);
     return (
