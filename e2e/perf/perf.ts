@@ -201,9 +201,9 @@ async function main() {
     for (const path of routes) {
       let result = await measure(`http://127.0.0.1:${sitePort}${path}`);
       let missed = misses(path, result, []);
-      // A median can still catch a noisy moment on a shared machine: a route that misses is measured again,
-      // and fails only if it misses again.
-      if (missed.length) {
+      // A median can still catch a noisy moment on a shared machine (LCP jumps by 600 ms about once in 20
+      // medians here): a route that misses is measured again, twice at most, and fails if it keeps missing.
+      for (let again = 0; again < 2 && missed.length; again++) {
         console.log(`| ${`${path} (missed, measuring again)`.padEnd(36)} | ${missed.join('; ')} |`);
         result = await measure(`http://127.0.0.1:${sitePort}${path}`);
         missed = misses(path, result, []);
