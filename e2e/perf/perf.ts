@@ -130,8 +130,10 @@ export const knownMisses: Record<string, Partial<Record<'tbtMs' | 'homeScriptKiB
   '/': { homeScriptKiB: 225, tbtMs: 300 },
 };
 
-function misses(path: string, f: Figures, known: string[]): string[] {
+/** Budgets a route misses: beyond their margin (failures), or within a known miss's ceiling (known). */
+function misses(path: string, f: Figures): { failed: string[]; known: string[] } {
   const found: string[] = [];
+  const known: string[] = [];
   const atLeast = (name: string, value: number, budget: { min: number; margin: number }) => {
     if (value < budget.min - budget.margin) found.push(`${path} ${name} ${value} < ${budget.min}`);
   };
@@ -149,7 +151,7 @@ function misses(path: string, f: Figures, known: string[]): string[] {
   atMost('TBT ms', f.tbtMs, budgets.tbtMs, knownMisses[path]?.tbtMs);
   atMost('CLS', f.cls, budgets.cls);
   if (path === '/') atMost('JS KiB', f.scriptKiB, budgets.homeScriptKiB, knownMisses[path]?.homeScriptKiB);
-  return found;
+  return { failed: found, known };
 }
 
 const row = (label: string, f: Figures) =>
@@ -200,17 +202,17 @@ async function main() {
     console.log('| ------------------------------------ | ---- | ---- | ---- | ---- | ----- | ---- | ----- | ------ |');
     for (const path of routes) {
       let result = await measure(`http://127.0.0.1:${sitePort}${path}`);
-      let missed = misses(path, result, []);
+      let missed = misses(path, result);
       // A median can still catch a noisy moment on a shared machine (LCP jumps by 600 ms about once in 20
       // medians here): a route that misses is measured again, twice at most, and fails if it keeps missing.
-      for (let again = 0; again < 2 && missed.length; again++) {
-        console.log(`| ${`${path} (missed, measuring again)`.padEnd(36)} | ${missed.join('; ')} |`);
+      for (let again = 0; again < 2 && missed.failed.length; again++) {
+        console.log(`| ${`${path} (missed, measuring again)`.padEnd(36)} | ${missed.failed.join('; ')} |`);
         result = await measure(`http://127.0.0.1:${sitePort}${path}`);
-        missed = misses(path, result, []);
+        missed = misses(path, result);
       }
       console.log(row(path, result));
-      failures.push(...missed);
-      misses(path, result, known);
+      failures.push(...missed.failed);
+      known.push(...missed.known);
       if (floor) {
         const label = `${path} (floor: no scripts)`;
         // A page that needs JavaScript to show anything paints nothing here: that is the finding.

@@ -8,6 +8,12 @@ export interface PageMetadata {
   path: string;
 }
 
+/** The unknown-path page, wherever it is named: the router, the prerendered 404, the server's fallback. */
+export const notFoundMetadata = {
+  title: 'Page not found',
+  description: 'The page you were looking for does not exist.',
+} as const;
+
 export const documentTitle = (title: string) => `${title} | ${site.brand}`;
 
 /** The `<head>` tags of a page, as HTML. `siteUrl` is the public origin, e.g. https://giftwell.example. */

@@ -3,7 +3,7 @@ import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ComponentType } from 'react';
-import { metadataTags, organizationJsonLd, pageRoutes, paths, type PageRoute } from '@gift/content';
+import { metadataTags, notFoundMetadata, organizationJsonLd, pageRoutes, paths, type PageRoute } from '@gift/content';
 import {
   remoteEntryFile,
   remoteServedAt,
@@ -12,6 +12,9 @@ import {
   type RemoteName,
   type RemotesManifest,
 } from '@gift/federation';
+
+/** The shell's server build, which renders the routes. */
+export const shellServerBuild = (root: string) => join(root, 'shell', ssrOutDir, 'prerender.js');
 
 /** Where prerendered pages are written, and the index the site server reads them by. */
 export const prerenderedDir = (root: string) => join(root, 'shell', 'dist-pages');
@@ -81,7 +84,7 @@ export interface RenderedPage {
 export async function createPageRenderer(options: { root: string; remotesDir?: string }) {
   const { root, remotesDir } = options;
   const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
-  const shell = (await importFresh(join(root, 'shell', ssrOutDir, 'prerender.js'))) as ShellServerBuild;
+  const shell = (await importFresh(shellServerBuild(root))) as ShellServerBuild;
 
   // The shell's own entry and chunks, which Vite links from the head: boot.js requests them after first paint.
   const shellEntry = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
@@ -142,10 +145,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       reason: 'failed',
     }));
     const head = [
-      metadataTags(
-        { title: 'Page not found', description: 'The page you were looking for does not exist.', path: '/404' },
-        siteUrlPlaceholder,
-      ),
+      metadataTags({ ...notFoundMetadata, path: '/404' }, siteUrlPlaceholder),
       '<meta name="robots" content="noindex" />',
     ];
     return {

@@ -12,7 +12,15 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { isPagePath, matchesRoute, metadataTags, pageRoutes, paths, type PageRoute } from '@gift/content';
+import {
+  isPagePath,
+  matchesRoute,
+  metadataTags,
+  notFoundMetadata,
+  pageRoutes,
+  paths,
+  type PageRoute,
+} from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { apiPlugin, httpServerOptions, type ApiConfig, type Db } from 'api';
 import {
@@ -20,6 +28,7 @@ import {
   notFoundKey,
   prerenderedDir,
   prerenderedRoutes,
+  shellServerBuild,
   siteUrlPlaceholder,
   type PrerenderedIndex,
 } from './prerender.ts';
@@ -84,9 +93,12 @@ export function builtRemotes(root: string) {
     .filter((remote) => existsSync(join(remote.dist, remoteEntryFile)));
 }
 
+/** The manifest that points at built remotes, as their builds are now. */
+const manifestOf = (built: ReturnType<typeof builtRemotes>): RemotesManifest =>
+  Object.fromEntries(built.map((remote) => [remote.name, remote.entry()]));
+
 /** The manifest of the remotes built in this workspace. */
-export const localManifest = (root: string): RemotesManifest =>
-  Object.fromEntries(builtRemotes(root).map((remote) => [remote.name, remote.entry()]));
+export const localManifest = (root: string) => manifestOf(builtRemotes(root));
 
 /** Build outputs that are never served: the server-side bundles used for prerendering. */
 const notServed = (pathName: string) => !/(^|\/)ssr\//.test(pathName);
@@ -161,9 +173,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   }
 
   const readManifest = async (): Promise<RemotesManifest> =>
-    options.manifestFile
-      ? JSON.parse(await readFile(options.manifestFile, 'utf8'))
-      : Object.fromEntries(local.map((remote) => [remote.name, remote.entry()]));
+    options.manifestFile ? JSON.parse(await readFile(options.manifestFile, 'utf8')) : manifestOf(local);
   app.get(manifestPath, async (_request, reply) =>
     reply.header('Cache-Control', 'no-cache').send(await readManifest()),
   );
@@ -174,11 +184,11 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
 
   // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
   // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
-  const shellServerBuild = join(options.root, 'shell', 'dist', 'ssr', 'prerender.js');
+  const shellBuild = shellServerBuild(options.root);
   let renderer: { version: number; made: ReturnType<typeof createPageRenderer> } | undefined;
   const pageRenderer = () => {
-    if (!existsSync(shellServerBuild)) return undefined;
-    const version = statSync(shellServerBuild).mtimeMs + statSync(indexPath).mtimeMs;
+    if (!existsSync(shellBuild)) return undefined;
+    const version = statSync(shellBuild).mtimeMs + statSync(indexPath).mtimeMs;
     if (renderer?.version !== version) {
       renderer = { version, made: createPageRenderer({ root: options.root, remotesDir: options.remotesDir }) };
     }
@@ -212,7 +222,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     // Rendered in the browser: the head still names the page for search engines and link previews.
     const metadata = route
       ? { title: route.title, description: route.description, path: key }
-      : { title: 'Page not found', description: 'The page you were looking for does not exist.', path: key };
+      : { ...notFoundMetadata, path: key };
     return withSiteUrl(
       indexHtml().replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder)),
       request,

@@ -1,5 +1,5 @@
 import { createBrowserRouter, type HydrationState, type RouteObject } from 'react-router';
-import { pageRoutes, type PageRoute } from '@gift/content';
+import { notFoundMetadata, pageRoutes, type PageRoute } from '@gift/content';
 import { NotFoundPage } from './not-found-page.tsx';
 import { RemotePage } from './remote-page.tsx';
 import { PageLoading } from './remote-unavailable.tsx';
@@ -10,10 +10,7 @@ export type LoadPage = (route: PageRoute) => Promise<PageLoad>;
 
 export const notFoundRouteId = 'not-found';
 
-export const notFoundHandle = {
-  title: 'Page not found',
-  description: 'The page you were looking for does not exist.',
-} satisfies RouteHandle;
+export const notFoundHandle = { ...notFoundMetadata } satisfies RouteHandle;
 
 /**
  * The site's one route table: each page loads only its own remote's module, on demand. The browser loads
