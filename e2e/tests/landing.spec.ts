@@ -170,6 +170,37 @@ test.describe('landing page', () => {
     await expect(features.getByRole('button', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'false');
   });
 
+  test('the animation code loads once the visitor scrolls, then the highlights slide into view', async ({ page }) => {
+    const animationCode: string[] = [];
+    page.on('request', (request) => {
+      if (/motion-features-[^/]*\.js$/.test(request.url())) animationCode.push(request.url());
+    });
+    await page.goto('/');
+    const highlight = page.locator('[data-reveal]').first();
+    await page.waitForTimeout(1000);
+    expect(animationCode).toEqual([]);
+    await expect(highlight).toHaveCSS('opacity', '0');
+
+    await page.mouse.move(640, 400);
+    await page.mouse.wheel(0, 300);
+    await expect.poll(() => animationCode.length).toBe(1);
+    await highlight.scrollIntoViewIfNeeded();
+    await expect(highlight).toHaveCSS('opacity', '1');
+  });
+
+  test('when the animation code cannot load, the highlights are shown where they would have slid in', async ({
+    page,
+  }) => {
+    await page.route(/motion-features-[^/]*\.js$/, (route) => route.abort());
+    await page.goto('/');
+    await page.mouse.move(640, 400);
+    await page.mouse.wheel(0, 300);
+    const highlight = page.locator('[data-reveal]').first();
+    await highlight.scrollIntoViewIfNeeded();
+    await expect(highlight).toHaveCSS('opacity', '1');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
   test('the teasers lead to the vendor and business pages', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Explore corporate gifting' }).click();

@@ -56,7 +56,13 @@ export function Features() {
               </li>
             ))}
           </ul>
-          <m.div id="feature-panel" className={styles.panel} layout transition={{ layout: resizeBlockTransition }}>
+          <m.div
+            id="feature-panel"
+            className={styles.panel}
+            data-motion
+            layout
+            transition={{ layout: resizeBlockTransition }}
+          >
             <AnimatePresence mode="wait" initial={false}>
               <m.div
                 key={feature.id}

@@ -1,5 +1,4 @@
 import 'slick-carousel/slick/slick.css';
-import { domAnimation, LazyMotion, MotionConfig } from 'framer-motion';
 import { faqEntries, sections, site } from '@gift/content';
 import { Banner, Faq, Section, StoreButtons } from '@gift/ui';
 import { Connect } from '../components/connect.tsx';
@@ -7,30 +6,26 @@ import { Features } from '../components/features.tsx';
 import { Hero } from '../components/hero.tsx';
 import { Highlights } from '../components/highlights.tsx';
 import { HowItWorks } from '../components/how-it-works.tsx';
+import { PageMotion } from '../components/page-motion.tsx';
 import { Teasers } from '../components/teasers.tsx';
 import { landing } from '../content/landing.content.ts';
 
-/** Spec section 9: the default layout transition; reduced motion turns movement off. */
-export const defaultTransition = { layout: { duration: 0.45 } };
-
 export function LandingPage() {
   return (
-    <LazyMotion features={domAnimation} strict>
-      <MotionConfig reducedMotion="user" transition={defaultTransition}>
-        <Hero />
-        <Connect />
-        <HowItWorks />
-        <Features />
-        <Teasers />
-        <Highlights />
-        <Section id={sections.faqs} title={landing.faqTitle}>
-          <Faq items={faqEntries} />
-        </Section>
-        <Banner title={landing.closing.title} text={landing.closing.text}>
-          <StoreButtons links={site.consumerApp} centered inverse />
-        </Banner>
-      </MotionConfig>
-    </LazyMotion>
+    <PageMotion>
+      <Hero />
+      <Connect />
+      <HowItWorks />
+      <Features />
+      <Teasers />
+      <Highlights />
+      <Section id={sections.faqs} title={landing.faqTitle}>
+        <Faq items={faqEntries} />
+      </Section>
+      <Banner title={landing.closing.title} text={landing.closing.text}>
+        <StoreButtons links={site.consumerApp} centered inverse />
+      </Banner>
+    </PageMotion>
   );
 }
 
