@@ -173,7 +173,7 @@ test.describe('landing page', () => {
   test('the animation code loads once the visitor scrolls, then the highlights slide into view', async ({ page }) => {
     const animationCode: string[] = [];
     page.on('request', (request) => {
-      if (/motion-features-[^/]*\.js$/.test(request.url())) animationCode.push(request.url());
+      if (/animated-parts-[^/]*\.js$/.test(request.url())) animationCode.push(request.url());
     });
     await page.goto('/');
     const highlight = page.locator('[data-reveal]').first();
@@ -191,7 +191,7 @@ test.describe('landing page', () => {
   test('when the animation code cannot load, the highlights are shown where they would have slid in', async ({
     page,
   }) => {
-    await page.route(/motion-features-[^/]*\.js$/, (route) => route.abort());
+    await page.route(/animated-parts-[^/]*\.js$/, (route) => route.abort());
     await page.goto('/');
     await page.mouse.move(640, 400);
     await page.mouse.wheel(0, 300);

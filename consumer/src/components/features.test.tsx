@@ -1,6 +1,5 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { domAnimation, LazyMotion } from 'framer-motion';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { landing } from '../content/landing.content.ts';
 import { Features } from './features.tsx';
@@ -11,11 +10,7 @@ describe('Features', () => {
   });
 
   it('lists the five features and shows the first one', () => {
-    render(
-      <LazyMotion features={domAnimation}>
-        <Features />
-      </LazyMotion>,
-    );
+    render(<Features />);
     const options = screen.getAllByRole('button');
     expect(options.map((option) => option.textContent)).toEqual([
       'Gift Ideas',
@@ -29,11 +24,7 @@ describe('Features', () => {
   });
 
   it('shows the feature chosen in the list and scrolls to its place', async () => {
-    render(
-      <LazyMotion features={domAnimation}>
-        <Features />
-      </LazyMotion>,
-    );
+    render(<Features />);
     await userEvent.click(screen.getByRole('button', { name: 'Plan Occasions' }));
     expect(screen.getByRole('button', { name: 'Plan Occasions' })).toHaveAttribute('aria-current', 'true');
     expect(screen.getByRole('button', { name: 'Gift Ideas' })).toHaveAttribute('aria-current', 'false');

@@ -1,13 +1,10 @@
-import { AnimatePresence, m } from 'framer-motion';
 import { useEffect, useRef, useState } from 'react';
 import { sections } from '@gift/content';
 import { Icon, Section, usePrefersReducedMotion, useScrollSpy } from '@gift/ui';
 import { landing } from '../content/landing.content.ts';
+import { ResizingPanel } from './page-motion.tsx';
 
 import styles from './features.module.css';
-
-/** Spec section 9: the block that resizes to fit the chosen feature. */
-export const resizeBlockTransition = { duration: 0.25 };
 
 /**
  * The five features with a selector list. The section holds still while the visitor scrolls through it,
@@ -56,29 +53,13 @@ export function Features() {
               </li>
             ))}
           </ul>
-          <m.div
-            id="feature-panel"
-            className={styles.panel}
-            data-motion
-            layout
-            transition={{ layout: resizeBlockTransition }}
-          >
-            <AnimatePresence mode="wait" initial={false}>
-              <m.div
-                key={feature.id}
-                initial={{ opacity: 0, y: 12 }}
-                animate={{ opacity: 1, y: 0 }}
-                exit={{ opacity: 0, y: -12 }}
-                transition={{ duration: 0.2 }}
-              >
-                <div className={styles.panelIcon}>
-                  <Icon name={feature.icon} size={36} />
-                </div>
-                <h3>{feature.title}</h3>
-                <p>{feature.description}</p>
-              </m.div>
-            </AnimatePresence>
-          </m.div>
+          <ResizingPanel id="feature-panel" className={styles.panel} contentKey={feature.id}>
+            <div className={styles.panelIcon}>
+              <Icon name={feature.icon} size={36} />
+            </div>
+            <h3>{feature.title}</h3>
+            <p>{feature.description}</p>
+          </ResizingPanel>
         </div>
         <div className={styles.triggers} aria-hidden="true">
           {items.map((item, index) => (

@@ -1,10 +1,25 @@
-import { LazyMotion, MotionConfig } from 'framer-motion';
-import type { ReactNode } from 'react';
+import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 
-/** Spec section 9: the default layout transition; reduced motion turns movement off. */
-export const defaultTransition = { layout: { duration: 0.45 } };
+import type * as AnimatedPartsModule from './animated-parts.tsx';
 
-/** Elements that animate: until the animation code is there they show their initial state. */
+type AnimatedParts = typeof AnimatedPartsModule;
+
+export interface RevealProps {
+  /** Where it slides in from, in pixels along x. */
+  from: number;
+  className?: string;
+  children: ReactNode;
+}
+
+export interface PanelProps {
+  id: string;
+  className?: string;
+  /** Changes when the content does: the old content fades out and the new one in. */
+  contentKey: string;
+  children: ReactNode;
+}
+
+/** Elements that animate: until the animation code is there they show their first state. */
 const animatedSelector = '[data-reveal], [data-motion]';
 const interactions = ['scroll', 'wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
 
@@ -31,26 +46,46 @@ export function whenMotionNeeded(): Promise<void> {
   });
 }
 
-// If the chunk cannot load, the page shows its animated content as it would without JavaScript, and stays put.
-const loadFeatures = () =>
-  whenMotionNeeded()
-    .then(() => import('./motion-features.ts'))
-    .then((module) => module.default)
-    .catch(() => {
-      document.documentElement.dataset.motion = 'unavailable';
-      return new Promise<never>(() => {});
-    });
+const AnimatedPartsContext = createContext<AnimatedParts | null>(null);
 
 /**
- * The landing page's animations: the animation code (a third of the page's JavaScript) loads only when
- * something could move, so it is not part of what the page needs before the visitor does anything.
+ * The landing page's animations. framer-motion is a third of the page's JavaScript and nothing moves before the
+ * visitor does something, so the page renders still parts first and swaps in animated ones when motion is needed.
  */
 export function PageMotion({ children }: { children: ReactNode }) {
+  const [parts, setParts] = useState<AnimatedParts | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    whenMotionNeeded()
+      .then(() => import('./animated-parts.tsx'))
+      .then((loaded) => mounted && setParts(loaded))
+      // The still parts stay: the animated content is shown as it is without JavaScript.
+      .catch(() => (document.documentElement.dataset.motion = 'unavailable'));
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return <AnimatedPartsContext value={parts}>{children}</AnimatedPartsContext>;
+}
+
+/** Content that slides in when it comes into view; hidden (as the server renders it) until then. */
+export function Reveal({ from, className, children }: RevealProps) {
+  const parts = use(AnimatedPartsContext);
+  if (parts) return <parts.AnimatedReveal {...{ from, className, children }} />;
   return (
-    <LazyMotion features={loadFeatures} strict>
-      <MotionConfig reducedMotion="user" transition={defaultTransition}>
-        {children}
-      </MotionConfig>
-    </LazyMotion>
+    <div className={className} data-reveal style={{ opacity: 0, transform: `translateX(${from}px)` }}>
+      {children}
+    </div>
+  );
+}
+
+/** A block that resizes to fit its content, and fades between contents once motion is loaded. */
+export function ResizingPanel({ id, className, contentKey, children }: PanelProps) {
+  const parts = use(AnimatedPartsContext);
+  if (parts) return <parts.AnimatedPanel {...{ id, className, contentKey, children }} />;
+  return (
+    <div id={id} className={className} data-motion>
+      <div key={contentKey}>{children}</div>
+    </div>
   );
 }
