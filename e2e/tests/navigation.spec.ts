@@ -35,6 +35,32 @@ test('a route change scrolls to the top and moves focus to the new page; back re
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 5);
+
+  // A reload comes back to the same place too, and forward to the top of the other page.
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 5);
+  await page.goForward();
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test('while a page is loading the previous one stays, with a progress bar, until the new one is ready', async ({
+  page,
+}) => {
+  await page.goto('/');
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/remotes\/business\//, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('link', { name: 'Explore corporate gifting' }).click();
+  await expect(page.locator('[class*="progress"]')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /The easiest way to/ })).toBeVisible();
+  release();
+  await expect(page).toHaveURL('/business');
+  await expect(page.getByRole('heading', { level: 1, name: /The easiest way to/ })).toHaveCount(0);
+  await expect(page.locator('[class*="progress"]')).toHaveCount(0);
 });
 
 test('a hash in the address scrolls to its section once the remote has rendered it, clear of the header', async ({

@@ -1,20 +1,26 @@
 import '@gift/ui/tokens.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { prerenderedState } from './app/hydration.ts';
-import { createSiteRouter } from './app/router.tsx';
+import { canHydrate } from './app/hydration.ts';
+import { PageSourceContext, remotePageSource } from './app/page-source.ts';
+import { BrowserSiteRouter } from './app/navigation.tsx';
+import { SiteRoutes } from './app/router.tsx';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
-const hydrationData = await prerenderedState(container);
+const source = remotePageSource();
+const hydrate = await canHydrate(container, source);
 const app = (
   <StrictMode>
-    <RouterProvider router={createSiteRouter(hydrationData)} />
+    <PageSourceContext value={source}>
+      <BrowserSiteRouter>
+        <SiteRoutes />
+      </BrowserSiteRouter>
+    </PageSourceContext>
   </StrictMode>
 );
-if (hydrationData) {
+if (hydrate) {
   // A transition lets React hydrate in slices, so the main thread stays free for input.
   startTransition(() => {
     hydrateRoot(container, app);

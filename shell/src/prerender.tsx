@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { createRoutes, type LoadPage } from './app/router.tsx';
+import { StaticRouter } from 'react-router';
+import type { PageRoute } from '@gift/content';
+import { createPageSource, PageSourceContext, type LoadPage } from './app/page-source.ts';
+import { routeFor } from './app/navigation.tsx';
+import { SiteRoutes } from './app/router.tsx';
 
 export type { LoadPage };
 
@@ -10,14 +13,19 @@ export type { LoadPage };
  * remote's server build, to the HTML that the browser then hydrates with the same routes.
  */
 export async function renderPage(url: string, load: LoadPage): Promise<{ status: number; html: string }> {
-  const handler = createStaticHandler(createRoutes(load));
-  const context = await handler.query(new Request(url));
-  if (context instanceof Response) throw new Error(`${url} redirects; only pages can be prerendered`);
-  const router = createStaticRouter(handler.dataRoutes, context);
+  const { pathname, search } = new URL(url);
+  const route: PageRoute | undefined = routeFor(pathname);
+  const source = createPageSource(load);
+  // Loaded before rendering: the server renders in one pass and must not meet a page still loading.
+  if (route) await source.load(route);
   const html = renderToString(
     <StrictMode>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <PageSourceContext value={source}>
+        <StaticRouter location={pathname + search}>
+          <SiteRoutes />
+        </StaticRouter>
+      </PageSourceContext>
     </StrictMode>,
   );
-  return { status: context.statusCode, html };
+  return { status: route ? 200 : 404, html };
 }

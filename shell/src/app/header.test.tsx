@@ -1,12 +1,15 @@
 import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { Header } from './header.tsx';
 
 describe('Header', () => {
   it('links Home, Features, How It Works and FAQs to the landing page and its sections', () => {
-    const router = createMemoryRouter([{ path: '*', element: <Header /> }], { initialEntries: ['/terms'] });
-    render(<RouterProvider router={router} />);
+    render(
+      <MemoryRouter initialEntries={['/terms']}>
+        <Header />
+      </MemoryRouter>,
+    );
     const menu = screen.getByRole('navigation', { name: 'Main' });
     const links = Array.from(menu.querySelectorAll('a')).map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual([

@@ -1,23 +1,25 @@
-import type { HydrationState } from 'react-router';
 import { pageRoutes } from '@gift/content';
-import { notFoundRouteId } from './router.tsx';
-import { currentEntry, loadPage } from './remotes.ts';
+import type { PageSource } from './page-source.ts';
+import { currentEntry } from './remotes.ts';
+
+/** What the prerenderer writes on #root for the unknown-path page. */
+export const notFoundPrerender = 'not-found';
 
 /**
- * What the router needs to hydrate a prerendered page, or undefined when it must render afresh instead.
- * The prerenderer records on #root which route it rendered and with which build of its remote; a remote
- * redeployed since (the manifest names another entry) or failing now gets a fresh render, never a mismatch.
+ * Whether the prerendered HTML in `container` can be hydrated: its page is loaded (into `source`) and is the
+ * build it was rendered with. The prerenderer records on #root which route it rendered and with which build of
+ * its remote; a remote redeployed since (the manifest names another entry) or failing now gets a fresh render,
+ * never a mismatch.
  */
-export async function prerenderedState(container: HTMLElement): Promise<HydrationState | undefined> {
+export async function canHydrate(container: HTMLElement, source: PageSource): Promise<boolean> {
   const { prerenderedRoute, remoteEntry } = container.dataset;
-  if (prerenderedRoute === notFoundRouteId) return { loaderData: {} };
+  if (prerenderedRoute === notFoundPrerender) return true;
   const route = pageRoutes.find((candidate) => candidate.path === prerenderedRoute);
-  if (!route) return undefined;
+  if (!route) return false;
   try {
-    if ((await currentEntry(route.remote)) !== remoteEntry) return undefined;
+    if ((await currentEntry(route.remote)) !== remoteEntry) return false;
   } catch {
-    return undefined;
+    return false;
   }
-  const page = await loadPage(route.remote, route.module);
-  return page.ok ? { loaderData: { [route.path]: page } } : undefined;
+  return (await source.load(route)).ok;
 }

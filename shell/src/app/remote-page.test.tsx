@@ -1,14 +1,12 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Suspense } from 'react';
+import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageRoute } from '@gift/content';
+import { createPageSource, PageSourceContext } from './page-source.ts';
+import { RemotePage } from './remote-page.tsx';
 import type { PageLoad } from './remotes.ts';
-
-const remotes = vi.hoisted(() => ({ loadPage: vi.fn(), reloadPage: vi.fn() }));
-vi.mock('./remotes.ts', () => remotes);
-
-const { RemotePage } = await import('./remote-page.tsx');
 
 const route: PageRoute = {
   path: '/terms',
@@ -18,42 +16,52 @@ const route: PageRoute = {
   description: 'Terms',
 };
 
-function renderRoute() {
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/terms',
-        loader: () => remotes.loadPage(),
-        element: <RemotePage route={route} />,
-        HydrateFallback: () => <p>Loading</p>,
-      },
-    ],
-    { initialEntries: ['/terms'] },
-  );
-  render(<RouterProvider router={router} />);
+const load = vi.fn<(route: PageRoute) => Promise<PageLoad>>();
+const reload = vi.fn<(route: PageRoute) => Promise<PageLoad>>();
+
+// React resumes a suspended render from inside act() only in tests.
+async function renderRoute() {
+  await act(async () => {
+    render(
+      <PageSourceContext value={createPageSource(load, reload)}>
+        <MemoryRouter initialEntries={['/terms']}>
+          <Suspense fallback={<p>Loading</p>}>
+            <RemotePage route={route} />
+          </Suspense>
+        </MemoryRouter>
+      </PageSourceContext>,
+    );
+  });
 }
 
 describe('RemotePage', () => {
   beforeEach(() => {
-    remotes.loadPage.mockReset();
-    remotes.reloadPage.mockReset();
+    load.mockReset();
+    reload.mockReset();
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
 
-  it('renders the remote page once it has loaded', async () => {
-    remotes.loadPage.mockResolvedValue({ ok: true, Page: () => <h1>Terms & Conditions</h1> } satisfies PageLoad);
-    renderRoute();
-    expect(await screen.findByRole('heading', { name: 'Terms & Conditions' })).toBeInTheDocument();
+  it('shows the loading state, then the remote page once it has loaded', async () => {
+    let loaded: (result: PageLoad) => void = () => {};
+    load.mockReturnValue(new Promise((resolve) => (loaded = resolve)));
+    await renderRoute();
+    expect(screen.getByText('Loading')).toBeInTheDocument();
+    await act(async () => loaded({ ok: true, Page: () => <h1>Terms & Conditions</h1> }));
+    expect(screen.getByRole('heading', { name: 'Terms & Conditions' })).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(1);
   });
 
   it('shows the unavailable message and loads again when the visitor retries', async () => {
-    remotes.loadPage
-      .mockResolvedValueOnce({ ok: false, reason: 'failed' } satisfies PageLoad)
-      .mockResolvedValueOnce({ ok: true, Page: () => <h1>Terms & Conditions</h1> } satisfies PageLoad);
-    renderRoute();
+    load.mockResolvedValue({ ok: false, reason: 'failed' });
+    let succeed: (result: PageLoad) => void = () => {};
+    reload.mockReturnValue(new Promise((resolve) => (succeed = resolve)));
+    await renderRoute();
     expect(await screen.findByRole('heading', { name: 'This part of the site is unavailable' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(remotes.reloadPage).toHaveBeenCalledWith('legal', './terms-page');
+    expect(reload).toHaveBeenCalledWith(route);
+    // The message stays while the new attempt runs, with the button saying so.
+    expect(screen.getByRole('button', { name: 'Trying again…' })).toBeDisabled();
+    await act(async () => succeed({ ok: true, Page: () => <h1>Terms & Conditions</h1> }));
     expect(await screen.findByRole('heading', { name: 'Terms & Conditions' })).toBeInTheDocument();
   });
 
@@ -61,8 +69,8 @@ describe('RemotePage', () => {
     const Broken = () => {
       throw new Error('render failure');
     };
-    remotes.loadPage.mockResolvedValue({ ok: true, Page: Broken } satisfies PageLoad);
-    renderRoute();
+    load.mockResolvedValue({ ok: true, Page: Broken });
+    await renderRoute();
     expect(await screen.findByRole('heading', { name: 'This part of the site is unavailable' })).toBeInTheDocument();
     expect(console.error).toHaveBeenCalledWith(
       expect.stringContaining('A page of the legal remote failed while rendering'),

@@ -1,7 +1,7 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { useLoaderData, useLocation, useRevalidator } from 'react-router';
+import { Component, use, useState, type ErrorInfo, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import type { PageRoute } from '@gift/content';
-import { reloadPage, type PageLoad } from './remotes.ts';
+import { usePageSource, useSettledPage } from './page-source.ts';
 import { RemoteUnavailable } from './remote-unavailable.tsx';
 
 interface BoundaryProps {
@@ -31,19 +31,23 @@ class RemotePageBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
 }
 
-/** One route's page from its remote (loaded by the route's loader), or the unavailable fallback. */
+/**
+ * One route's page from its remote, or the unavailable fallback. It suspends until the page has loaded: a
+ * navigation keeps the previous page on screen meanwhile, a first render shows the loading state.
+ */
 export function RemotePage({ route }: { route: PageRoute }) {
-  const result = useLoaderData() as PageLoad;
-  const revalidator = useRevalidator();
+  const source = usePageSource();
+  const result = useSettledPage(route) ?? use(source.load(route));
+  const [retrying, setRetrying] = useState(false);
   const { pathname } = useLocation();
 
   if (!result.ok) {
     return (
       <RemoteUnavailable
-        retrying={revalidator.state === 'loading'}
+        retrying={retrying}
         onRetry={() => {
-          reloadPage(route.remote, route.module);
-          void revalidator.revalidate();
+          setRetrying(true);
+          void source.retry(route).finally(() => setRetrying(false));
         }}
       />
     );

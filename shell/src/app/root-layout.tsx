@@ -1,57 +1,52 @@
-import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from 'react-router';
-import { documentTitle, site } from '@gift/content';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { documentTitle, notFoundMetadata } from '@gift/content';
 import { useDocumentMetadata } from './document-metadata.ts';
 import { Footer } from './footer.tsx';
 import { useHashScroll } from './hash-scroll.ts';
 import { Header } from './header.tsx';
 import { NotificationOutlet } from './notification-outlet.tsx';
-import type { PageLoad } from './remotes.ts';
+import { useSettledPage } from './page-source.ts';
 import { usePrefetchOnIntent } from './prefetch.ts';
+import { PageLoading } from './remote-unavailable.tsx';
 import { RouteAnnouncer } from './route-announcer.tsx';
+import { routeFor, useNavigationPending } from './navigation.tsx';
+import { ScrollRestoration } from './scroll-restoration.ts';
 import styles from './root-layout.module.css';
-
-export interface RouteHandle {
-  title: string;
-  description: string;
-  ownHeader?: boolean;
-}
 
 const mainId = 'main';
 
-function useCurrentRoute() {
-  const match = useMatches().at(-1);
-  return { handle: match?.handle as RouteHandle | undefined, page: match?.loaderData as PageLoad | undefined };
-}
-
 export function RootLayout() {
-  const { handle, page } = useCurrentRoute();
-  const navigation = useNavigation();
   const { pathname } = useLocation();
+  const route = routeFor(pathname);
+  const page = useSettledPage(route);
+  const pending = useNavigationPending();
+  const { title, description } = route ?? notFoundMetadata;
   useHashScroll();
-  useDocumentMetadata({ title: handle?.title ?? site.brand, description: handle?.description ?? '', path: pathname });
+  useDocumentMetadata({ title, description, path: pathname });
   usePrefetchOnIntent();
   // Tells tests and tools that the page is interactive (hydrated, or rendered in the browser).
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
   }, []);
-  const title = handle ? documentTitle(handle.title) : site.brand;
 
   return (
     <>
       <a className={styles.skipLink} href={`#${mainId}`}>
         Skip to main content
       </a>
-      {navigation.state === 'loading' && <div className={styles.progress} aria-hidden="true" />}
+      {pending && <div className={styles.progress} aria-hidden="true" />}
       {/* A page with its own header still gets the shell's when it cannot load. */}
-      {!(handle?.ownHeader && page?.ok !== false) && <Header />}
+      {!(route?.ownHeader && page?.ok !== false) && <Header />}
       <main id={mainId} className={styles.main} tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+          <ScrollRestoration />
+        </Suspense>
       </main>
       <Footer />
       <NotificationOutlet />
-      <RouteAnnouncer title={title} mainId={mainId} />
-      <ScrollRestoration />
+      <RouteAnnouncer title={documentTitle(title)} mainId={mainId} />
     </>
   );
 }
