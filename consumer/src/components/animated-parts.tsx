@@ -1,4 +1,4 @@
-import { AnimatePresence, domMax, LazyMotion, m, MotionConfig } from 'framer-motion';
+import { AnimatePresence, domMax, LayoutGroup, LazyMotion, m, MotionConfig } from 'framer-motion';
 import type { ReactNode } from 'react';
 import type { PanelProps, RevealProps } from './page-motion.tsx';
 
@@ -34,23 +34,29 @@ export function AnimatedReveal({ from, className, children }: RevealProps) {
   );
 }
 
-/** Resizes to fit its content, which fades out and in when it changes. */
+/**
+ * Resizes to fit its content, which fades out and in when it changes. The content changes inside AnimatePresence,
+ * which re-renders without the panel; the LayoutGroup makes the panel measure itself again when it does.
+ */
 export function AnimatedPanel({ id, className, contentKey, children }: PanelProps) {
   return (
     <Motion>
-      <m.div id={id} className={className} data-motion layout transition={{ layout: resizeBlockTransition }}>
-        <AnimatePresence mode="wait" initial={false}>
-          <m.div
-            key={contentKey}
-            initial={{ opacity: 0, y: 12 }}
-            animate={{ opacity: 1, y: 0 }}
-            exit={{ opacity: 0, y: -12 }}
-            transition={{ duration: 0.2 }}
-          >
-            {children}
-          </m.div>
-        </AnimatePresence>
-      </m.div>
+      <LayoutGroup>
+        <m.div id={id} className={className} data-motion layout transition={{ layout: resizeBlockTransition }}>
+          <AnimatePresence mode="wait" initial={false}>
+            <m.div
+              key={contentKey}
+              layout="position"
+              initial={{ opacity: 0, y: 12 }}
+              animate={{ opacity: 1, y: 0 }}
+              exit={{ opacity: 0, y: -12 }}
+              transition={{ duration: 0.2 }}
+            >
+              {children}
+            </m.div>
+          </AnimatePresence>
+        </m.div>
+      </LayoutGroup>
     </Motion>
   );
 }
