@@ -8,7 +8,8 @@ let positions: Record<string, number> | undefined;
 function savedPositions(): Record<string, number> {
   if (!positions) {
     try {
-      positions = JSON.parse(sessionStorage.getItem(storageKey) ?? '{}') as Record<string, number>;
+      const stored: unknown = JSON.parse(sessionStorage.getItem(storageKey) ?? '{}');
+      positions = typeof stored === 'object' && stored !== null ? (stored as Record<string, number>) : {};
     } catch {
       positions = {};
     }
