@@ -18,32 +18,37 @@ export interface PageSource {
 
 export type LoadPage = (route: PageRoute) => Promise<PageLoad>;
 
+/** A promise that says when it has settled, the way React's `use` reads it without suspending. */
+type TrackedLoad = Promise<PageLoad> & { status?: 'fulfilled'; value?: PageLoad };
+
 /** A source over `load`, remembering each page's result so that rendering never waits for it twice. */
 export function createPageSource(load: LoadPage, reload: LoadPage = load): PageSource {
   const results = new Map<string, PageLoad>();
   // One promise per page, so that a component suspended on it sees the same one when React renders again.
-  const loads = new Map<string, Promise<PageLoad>>();
+  const loads = new Map<string, TrackedLoad>();
   const listeners = new Set<() => void>();
-  const keep = (route: PageRoute) => (result: PageLoad) => {
-    results.set(route.path, result);
-    listeners.forEach((listener) => listener());
-    return result;
+  const track = (route: PageRoute, loading: Promise<PageLoad>): TrackedLoad => {
+    const tracked: TrackedLoad = loading.then((result) => {
+      Object.assign(tracked, { status: 'fulfilled', value: result });
+      results.set(route.path, result);
+      loads.set(route.path, tracked);
+      listeners.forEach((listener) => listener());
+      return result;
+    });
+    return tracked;
   };
   return {
     settled: (route) => results.get(route.path),
     load(route) {
       let pending = loads.get(route.path);
       if (!pending) {
-        pending = load(route).then(keep(route));
+        pending = track(route, load(route));
         loads.set(route.path, pending);
       }
       return pending;
     },
-    retry(route) {
-      const pending = reload(route).then(keep(route));
-      loads.set(route.path, pending);
-      return pending;
-    },
+    // The old result stays what `load` gives until the new one is there.
+    retry: (route) => track(route, reload(route)),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -64,6 +69,16 @@ export function usePageSource(): PageSource {
   const source = use(PageSourceContext);
   if (!source) throw new Error('usePageSource needs a PageSourceContext');
   return source;
+}
+
+/**
+ * The route's page: suspends until it has loaded, and renders again when a retry brings a new result. A page
+ * already loaded (prerendered, prefetched, visited) renders at once.
+ */
+export function usePage(route: PageRoute): PageLoad {
+  const source = usePageSource();
+  useSettledPage(route);
+  return use(source.load(route));
 }
 
 /** The route's page result once settled; the component re-renders when it settles or is retried. */

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
+import { startTransition, Suspense, useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageRoute } from '@gift/content';
@@ -49,6 +49,35 @@ describe('RemotePage', () => {
     await act(async () => loaded({ ok: true, Page: () => <h1>Terms & Conditions</h1> }));
     expect(screen.getByRole('heading', { name: 'Terms & Conditions' })).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the previous page on screen while a navigation waits for the next one', async () => {
+    let loaded: (result: PageLoad) => void = () => {};
+    load.mockReturnValue(new Promise((resolve) => (loaded = resolve)));
+    let navigate = () => {};
+    function Navigation() {
+      const [arrived, setArrived] = useState(false);
+      navigate = () => startTransition(() => setArrived(true));
+      return arrived ? <RemotePage route={route} /> : <h1>Privacy Policy</h1>;
+    }
+    await act(async () => {
+      render(
+        <PageSourceContext value={createPageSource(load, reload)}>
+          <MemoryRouter initialEntries={['/terms']}>
+            <Suspense fallback={<p>Loading</p>}>
+              <Navigation />
+            </Suspense>
+          </MemoryRouter>
+        </PageSourceContext>,
+      );
+    });
+    await act(async () => navigate());
+    expect(screen.getByRole('heading', { name: 'Privacy Policy' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading')).not.toBeInTheDocument();
+    await act(async () => loaded({ ok: true, Page: () => <h1>Terms & Conditions</h1> }));
+    expect(screen.getByRole('heading', { name: 'Terms & Conditions' })).toBeInTheDocument();
+    // React warns when a render that suspended does not suspend on the same promise when it is replayed.
+    expect(console.error).not.toHaveBeenCalled();
   });
 
   it('shows the unavailable message and loads again when the visitor retries', async () => {

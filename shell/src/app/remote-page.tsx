@@ -1,7 +1,7 @@
-import { Component, use, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useState, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { PageRoute } from '@gift/content';
-import { usePageSource, useSettledPage } from './page-source.ts';
+import { usePage, usePageSource } from './page-source.ts';
 import { RemoteUnavailable } from './remote-unavailable.tsx';
 
 interface BoundaryProps {
@@ -37,7 +37,7 @@ class RemotePageBoundary extends Component<BoundaryProps, { failed: boolean }> {
  */
 export function RemotePage({ route }: { route: PageRoute }) {
   const source = usePageSource();
-  const result = useSettledPage(route) ?? use(source.load(route));
+  const result = usePage(route);
   const [retrying, setRetrying] = useState(false);
   const { pathname } = useLocation();
 
