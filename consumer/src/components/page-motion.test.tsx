@@ -44,6 +44,14 @@ describe('whenMotionNeeded', () => {
     expect(await settled(needed)).toBe(true);
   });
 
+  it('does not count an element inside the page scrolling itself', async () => {
+    document.body.innerHTML = '<div data-reveal></div><ul id="chips"></ul>';
+    stubIntersectionObserver(false);
+    const needed = whenMotionNeeded();
+    document.getElementById('chips')!.dispatchEvent(new Event('scroll'));
+    expect(await settled(needed)).toBe(false);
+  });
+
   it('is needed at once when an animated element is already near the viewport', async () => {
     document.body.innerHTML = '<div data-reveal></div>';
     stubIntersectionObserver(true);

@@ -21,7 +21,7 @@ export interface PanelProps {
 
 /** Elements that animate: until the animation code is there they show their first state. */
 const animatedSelector = '[data-reveal], [data-motion]';
-const interactions = ['scroll', 'wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
+const inputs = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
 
 /**
  * Resolves when something on the page could move: the visitor scrolls, presses a key or touches the page, or an
@@ -30,11 +30,14 @@ const interactions = ['scroll', 'wheel', 'keydown', 'pointerdown', 'touchstart']
 export function whenMotionNeeded(): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      for (const type of interactions) window.removeEventListener(type, done, true);
+      for (const type of inputs) window.removeEventListener(type, done, true);
+      // Only the page's own scrolling: a carousel or a row of chips scrolling itself is not the visitor.
+      window.removeEventListener('scroll', done);
       observer?.disconnect();
       resolve();
     };
-    for (const type of interactions) window.addEventListener(type, done, { capture: true, passive: true });
+    for (const type of inputs) window.addEventListener(type, done, { capture: true, passive: true });
+    window.addEventListener('scroll', done, { passive: true });
     const observer =
       'IntersectionObserver' in window
         ? new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && done(), {
