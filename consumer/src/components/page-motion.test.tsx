@@ -52,6 +52,16 @@ describe('whenMotionNeeded', () => {
     expect(await settled(needed)).toBe(false);
   });
 
+  it('stops watching when the page has gone', async () => {
+    document.body.innerHTML = '<div data-reveal></div>';
+    stubIntersectionObserver(false);
+    const page = new AbortController();
+    const needed = whenMotionNeeded(page.signal);
+    page.abort();
+    window.dispatchEvent(new Event('keydown'));
+    expect(await settled(needed)).toBe(false);
+  });
+
   it('is needed at once when an animated element is already near the viewport', async () => {
     document.body.innerHTML = '<div data-reveal></div>';
     stubIntersectionObserver(true);

@@ -26,18 +26,23 @@ const inputs = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
 /**
  * Resolves when something on the page could move: the visitor scrolls, presses a key or touches the page, or an
  * animated element is already near the viewport. Nothing moves before either, so nothing needs to be loaded.
+ * Stops watching, and never resolves, once `signal` aborts (the page has gone).
  */
-export function whenMotionNeeded(): Promise<void> {
+export function whenMotionNeeded(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => {
+    const stop = () => {
       for (const type of inputs) window.removeEventListener(type, done, true);
       // Only the page's own scrolling: a carousel or a row of chips scrolling itself is not the visitor.
       window.removeEventListener('scroll', done);
       observer?.disconnect();
+    };
+    const done = () => {
+      stop();
       resolve();
     };
     for (const type of inputs) window.addEventListener(type, done, { capture: true, passive: true });
     window.addEventListener('scroll', done, { passive: true });
+    signal?.addEventListener('abort', stop, { once: true });
     const observer =
       'IntersectionObserver' in window
         ? new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && done(), {
@@ -58,15 +63,13 @@ const AnimatedPartsContext = createContext<AnimatedParts | null>(null);
 export function PageMotion({ children }: { children: ReactNode }) {
   const [parts, setParts] = useState<AnimatedParts | null>(null);
   useEffect(() => {
-    let mounted = true;
-    whenMotionNeeded()
+    const page = new AbortController();
+    whenMotionNeeded(page.signal)
       .then(() => import('./animated-parts.tsx'))
-      .then((loaded) => mounted && setParts(loaded))
+      .then((loaded) => page.signal.aborted || setParts(loaded))
       // The still parts stay: the animated content is shown as it is without JavaScript.
       .catch(() => (document.documentElement.dataset.motion = 'unavailable'));
-    return () => {
-      mounted = false;
-    };
+    return () => page.abort();
   }, []);
   return <AnimatedPartsContext value={parts}>{children}</AnimatedPartsContext>;
 }
