@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
-import { pageRoutes } from '@gift/content';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
+import { examplePagePaths } from '../example-pages.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sitePort = Number(process.env.PERF_PORT ?? 4320);
@@ -47,8 +47,7 @@ type Figures = {
   scriptWireKiB: number;
 };
 
-const examplePath = (path: string) => path.replace('/*', '/gift_4f2a9c7d1e8b3a6f');
-const routes = pageRoutes.map((route) => examplePath(route.path)).filter((path) => !only || only.includes(path));
+const routes = examplePagePaths.filter((path) => !only || only.includes(path));
 
 function startSite(): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

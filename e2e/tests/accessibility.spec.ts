@@ -1,11 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { pageRoutes } from '@gift/content';
 import type { Page } from '@playwright/test';
+import { exampleShareLink as shareLink, examplePagePaths } from '../example-pages.ts';
 import { expect, test } from './support.ts';
 
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const shareLink = '/share-location/gift_4f2a9c7d1e8b3a6f';
-const examplePath = (path: string) => path.replace('/share-location/*', shareLink);
 
 /** Every WCAG 2.2 AA violation axe finds in the page as it is now, one line each, so a failure names them. */
 async function violations(page: Page): Promise<string[]> {
@@ -25,7 +23,7 @@ for (const width of [375, 1280]) {
   test.describe(`axe at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
 
-    for (const path of [...pageRoutes.map((route) => examplePath(route.path)), '/no-such-page']) {
+    for (const path of [...examplePagePaths, '/no-such-page']) {
       test(`${path} has no WCAG 2.2 AA violations`, async ({ page }) => {
         await open(page, path);
         expect(await violations(page)).toEqual([]);

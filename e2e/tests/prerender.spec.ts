@@ -1,4 +1,5 @@
 import { paths } from '@gift/content';
+import { exampleShareLink } from '../example-pages.ts';
 import { changeManifest, expect, test } from './support.ts';
 
 /** The public pages the build prerenders (a share link's token and a confirmation fragment are per visitor). */
@@ -87,7 +88,7 @@ test.describe('prerendered pages', () => {
     request,
     consoleErrors,
   }) => {
-    const share = await (await request.get('/share-location/gift_4f2a9c7d1e8b3a6f')).text();
+    const share = await (await request.get(exampleShareLink)).text();
     expect(share).toContain('<title>Share your delivery location | Giftwell</title>');
     expect(share).toContain('Share my location</button>');
     const broken = await (await request.get('/share-location/bad')).text();
@@ -100,7 +101,7 @@ test.describe('prerendered pages', () => {
         (window as unknown as { serverHeading?: Element | null }).serverHeading = document.querySelector('main h1');
       });
     });
-    for (const path of ['/share-location/gift_4f2a9c7d1e8b3a6f', `/delete-account/confirm#token=${'A'.repeat(43)}`]) {
+    for (const path of [exampleShareLink, `/delete-account/confirm#token=${'A'.repeat(43)}`]) {
       await page.goto(path);
       const kept = await page.evaluate(() => {
         const serverHeading = (window as unknown as { serverHeading?: Element | null }).serverHeading;

@@ -1,7 +1,5 @@
-import { pageRoutes } from '@gift/content';
+import { exampleShareLink, examplePagePaths } from '../example-pages.ts';
 import { changeManifest, expect, test } from './support.ts';
-
-const examplePath = (path: string) => path.replace('/*', '/gift_4f2a9c7d1e8b3a6f');
 
 test.describe('security headers', () => {
   test('every page and asset carries a strict CSP and the other security headers', async ({ page, request }) => {
@@ -30,7 +28,7 @@ test.describe('security headers', () => {
   });
 
   test('geolocation is allowed on the share-location screen only', async ({ request }) => {
-    const headers = (await request.get('/share-location/gift_4f2a9c7d1e8b3a6f')).headers();
+    const headers = (await request.get(exampleShareLink)).headers();
     expect(headers['permissions-policy']).toContain('geolocation=(self)');
   });
 
@@ -50,7 +48,7 @@ test.describe('security headers', () => {
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) cspMessages.push(message.text());
     });
-    for (const path of [...pageRoutes.map((route) => examplePath(route.path)), '/no-such-page']) {
+    for (const path of [...examplePagePaths, '/no-such-page']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
       await page.waitForLoadState('networkidle');
