@@ -14,6 +14,9 @@ export const notFoundMetadata = {
   description: 'The page you were looking for does not exist.',
 } as const;
 
+/** How the prerendered unknown-path page names its route on #root, for the shell to hydrate it. */
+export const notFoundPrerenderedRoute = 'not-found';
+
 export const documentTitle = (title: string) => `${title} | ${site.brand}`;
 
 /** The `<head>` tags of a page, as HTML. `siteUrl` is the public origin, e.g. https://giftwell.example. */

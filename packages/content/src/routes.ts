@@ -110,8 +110,12 @@ export function matchesRoute(pattern: string, path: string): boolean {
     : path === pattern;
 }
 
+/** A URL path without its trailing slashes (`/terms/` is `/terms`); `/` stays `/`. */
+export const withoutTrailingSlash = (pathname: string) =>
+  pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+
 /** True when a URL path is one of the site's pages (the server answers 404 otherwise). */
 export function isPagePath(pathname: string): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const path = withoutTrailingSlash(pathname);
   return pageRoutes.some((route) => matchesRoute(route.path, path));
 }

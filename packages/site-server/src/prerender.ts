@@ -3,7 +3,15 @@ import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ComponentType } from 'react';
-import { metadataTags, notFoundMetadata, organizationJsonLd, pageRoutes, paths, type PageRoute } from '@gift/content';
+import {
+  metadataTags,
+  notFoundMetadata,
+  notFoundPrerenderedRoute,
+  organizationJsonLd,
+  pageRoutes,
+  paths,
+  type PageRoute,
+} from '@gift/content';
 import {
   remoteEntryFile,
   remoteServedAt,
@@ -149,7 +157,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       '<meta name="robots" content="noindex" />',
     ];
     return {
-      document: toDocument(rendered.html, head, { 'data-prerendered-route': 'not-found' }, []),
+      document: toDocument(rendered.html, head, { 'data-prerendered-route': notFoundPrerenderedRoute }, []),
       status: rendered.status,
     };
   }

@@ -19,6 +19,7 @@ import {
   notFoundMetadata,
   pageRoutes,
   paths,
+  withoutTrailingSlash,
   type PageRoute,
 } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
@@ -231,7 +232,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
 
   const sendPage = async (path: string, request: FastifyRequest, reply: FastifyReply) => {
     const found = isPagePath(path);
-    const key = found ? (path.length > 1 ? path.replace(/\/+$/, '') : path) : notFoundKey;
+    const key = found ? withoutTrailingSlash(path) : notFoundKey;
     return reply
       .code(found ? 200 : 404)
       .header('Cache-Control', revalidate)
@@ -245,10 +246,8 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
       .send(`User-agent: *\nAllow: /\n\nSitemap: ${withSiteUrl(siteUrlPlaceholder, request)}/sitemap.xml\n`),
   );
 
-  // The public pages: a share link's address and a confirmation page are not pages to be found.
-  const listedPaths = pageRoutes
-    .map((route) => route.path)
-    .filter((path) => !path.endsWith('/*') && path !== paths.confirmDeletion && path !== paths.scrollLockDemo);
+  // The public pages (those prerendered, as their content depends on the address alone), but the demo.
+  const listedPaths = prerenderedRoutes.map((route) => route.path).filter((path) => path !== paths.scrollLockDemo);
   app.get('/sitemap.xml', (request, reply) => {
     const origin = withSiteUrl(siteUrlPlaceholder, request);
     const urls = listedPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\n');

@@ -1,9 +1,6 @@
-import { pageRoutes } from '@gift/content';
+import { notFoundPrerenderedRoute, pageRoutes } from '@gift/content';
 import type { PageSource } from './page-source.ts';
 import { currentEntry } from './remotes.ts';
-
-/** What the prerenderer writes on #root for the unknown-path page. */
-export const notFoundPrerender = 'not-found';
 
 /**
  * Whether the prerendered HTML in `container` can be hydrated: its page is loaded (into `source`) and is the
@@ -13,7 +10,7 @@ export const notFoundPrerender = 'not-found';
  */
 export async function canHydrate(container: HTMLElement, source: PageSource): Promise<boolean> {
   const { prerenderedRoute, remoteEntry } = container.dataset;
-  if (prerenderedRoute === notFoundPrerender) return true;
+  if (prerenderedRoute === notFoundPrerenderedRoute) return true;
   const route = pageRoutes.find((candidate) => candidate.path === prerenderedRoute);
   if (!route) return false;
   try {
