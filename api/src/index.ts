@@ -2,3 +2,4 @@ export { apiPlugin } from './api-plugin.ts';
 export { readConfig, type ApiConfig } from './config.ts';
 export { openMigratedDatabase, type Db } from './db/database.ts';
 export { httpServerOptions, loggerOptions } from './server.ts';
+export { clearOutcome, readOutcome } from './http/form-posts.ts';

@@ -3,17 +3,15 @@
  * Prints a table per route (median of RUNS runs) and exits 1 when a figure misses its budget by more than the
  * noise margin. FLOOR=1 adds the same pages served as plain HTML with their scripts removed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
+import { startSite, waitFor } from './site.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const sitePort = Number(process.env.PERF_PORT ?? 4320);
 const floorPort = sitePort + 1;
 const runs = Number(process.env.RUNS ?? 3);
@@ -48,31 +46,6 @@ type Figures = {
 };
 
 const routes = examplePagePaths.filter((path) => !only || only.includes(path));
-
-function startSite(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: `${root}/packages/site-server`,
-    env: {
-      ...process.env,
-      PORT: String(sitePort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: `${root}/e2e/.data`,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitFor(url: string) {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 /** The floor: each page's HTML as the site serves it, minus every script, so nothing runs; the rest is proxied. */
 function startFloor(): http.Server {
@@ -177,7 +150,7 @@ const row = (label: string, f: Figures) =>
     .padStart(7)} |`;
 
 async function main() {
-  const site = startSite();
+  const site = startSite(sitePort);
   const floor = withFloor ? startFloor() : undefined;
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath,

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { accessibleNode } from '../accessibility-tree.ts';
 import { expect, settledScrollY, test } from './support.ts';
 
 const currentSlide = (carousel: Locator) =>
@@ -47,16 +48,12 @@ test.describe('landing page', () => {
     await expect(steps.nth(0)).toContainText('Select a Category');
     await expect(steps.nth(1)).toContainText('Choose Your Relation');
     await expect(steps.nth(2)).toContainText('Send with Love');
-    await expect(page.locator('#features').getByRole('button')).toHaveText([
-      'Gift Ideas',
-      'Manage Relations',
-      'Create Groups',
-      'Plan Occasions',
-      'Send Gifts',
-    ]);
+    await expect(
+      page.locator('#features').getByRole('list', { name: 'Choose a feature' }).getByRole('link'),
+    ).toHaveText(['Gift Ideas', 'Manage Relations', 'Create Groups', 'Plan Occasions', 'Send Gifts']);
     await expect(main.getByRole('link', { name: 'Become a vendor' })).toHaveAttribute('href', '/vendor');
     await expect(main.getByRole('link', { name: 'Explore corporate gifting' })).toHaveAttribute('href', '/business');
-    await expect(page.locator('#faqs').getByRole('button')).toHaveCount(6);
+    await expect(page.locator('#faqs summary')).toHaveCount(6);
     const storeLinks = main.getByRole('link', { name: /App Store|Google Play/ });
     await expect(storeLinks).toHaveCount(4);
     for (const link of await storeLinks.all()) {
@@ -90,24 +87,24 @@ test.describe('landing page', () => {
     for (const name of ['taglines', 'app screens']) {
       const carousel = page.getByRole('group', { name });
       expect(await slidesSeen(carousel, page, 4000), `${name} moves`).toBeGreaterThan(1);
-      await carousel.getByRole('button', { name: `Pause ${name}` }).click();
+      await carousel.getByRole('checkbox', { name: `Pause ${name}` }).check();
       await page.waitForTimeout(600);
       expect(await slidesSeen(carousel, page, 4000), `${name} paused`).toBe(1);
-      await carousel.getByRole('button', { name: `Play ${name}` }).click();
+      await carousel.getByRole('checkbox', { name: `Pause ${name}` }).uncheck();
       expect(await slidesSeen(carousel, page, 4000), `${name} plays again`).toBeGreaterThan(1);
     }
   });
 
-  test('nothing moves by itself when the visitor prefers reduced motion, until they press play', async ({ page }) => {
+  test('nothing moves by itself when the visitor prefers reduced motion, until they unpause', async ({ page }) => {
     test.setTimeout(45_000);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
     const taglines = page.getByRole('group', { name: 'taglines' });
     const screens = page.getByRole('group', { name: 'app screens' });
-    await expect(taglines.getByRole('button', { name: 'Play taglines' })).toBeVisible();
+    await expect(taglines.getByRole('checkbox', { name: 'Pause taglines' })).toBeChecked();
     expect(await slidesSeen(taglines, page, 3500)).toBe(1);
     expect(await slidesSeen(screens, page, 500)).toBe(1);
-    await screens.getByRole('button', { name: 'Play app screens' }).click();
+    await screens.getByRole('checkbox', { name: 'Pause app screens' }).uncheck();
     expect(await slidesSeen(screens, page, 4000)).toBeGreaterThan(1);
   });
 
@@ -125,14 +122,20 @@ test.describe('landing page', () => {
 
   test('the FAQ opens and closes each answer, with plus and minus', async ({ page }) => {
     await page.goto('/#faqs');
-    const question = page.locator('#faqs').getByRole('button', { name: 'Can I send gifts to a group?' });
-    await expect(question).toHaveAttribute('aria-expanded', 'false');
+    const question = page.locator('#faqs summary', { hasText: 'Can I send gifts to a group?' });
+    const symbol = () => question.locator('svg:visible').evaluate((icon) => icon.innerHTML);
+    const plus = await symbol();
+    expect(await accessibleNode(question)).toMatchObject({ name: 'Can I send gifts to a group?', expanded: false });
+    await expect(question.getByRole('heading', { level: 3 })).toBeVisible();
     await question.click();
-    await expect(question).toHaveAttribute('aria-expanded', 'true');
+    expect(await accessibleNode(question)).toMatchObject({ expanded: true });
     await expect(page.getByText('Yes. Create a group for family')).toBeVisible();
+    const minus = await symbol();
+    expect(minus).not.toBe(plus);
     await question.press('Enter');
-    await expect(question).toHaveAttribute('aria-expanded', 'false');
+    expect(await accessibleNode(question)).toMatchObject({ expanded: false });
     await expect(page.getByText('Yes. Create a group for family')).toBeHidden();
+    expect(await symbol()).toBe(plus);
   });
 
   test('hash links land on their sections, on load and from the header on another page', async ({ page }) => {
@@ -159,15 +162,15 @@ test.describe('landing page', () => {
     await expect(steps.nth(0)).not.toHaveAttribute('aria-current', 'step');
 
     const features = page.locator('#features');
-    await features.getByRole('button', { name: 'Create Groups' }).click();
+    await features.getByRole('link', { name: 'Create Groups' }).click();
     await expect(features.getByRole('heading', { level: 3, name: 'Create Groups' })).toBeVisible();
-    await expect(features.getByRole('button', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'true');
+    await expect(features.getByRole('link', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'true');
     await settledScrollY(page);
 
     await page.mouse.move(640, 400);
     for (let i = 0; i < 8; i++) await page.mouse.wheel(0, 400);
     await expect(features.getByRole('heading', { level: 3, name: 'Send Gifts' })).toBeVisible();
-    await expect(features.getByRole('button', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'false');
+    await expect(features.getByRole('link', { name: 'Create Groups' })).toHaveAttribute('aria-current', 'false');
   });
 
   test('the animation code loads once the visitor scrolls, then the highlights slide into view', async ({ page }) => {

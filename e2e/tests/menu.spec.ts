@@ -1,37 +1,57 @@
+import { accessibleNode } from '../accessibility-tree.ts';
 import { expect, test } from './support.ts';
 
 test.use({ viewport: { width: 375, height: 740 } });
 
 test('at 375 px the menu opens and closes with its toggle, closes on an item and on Escape', async ({ page }) => {
   await page.goto('/privacy');
-  const toggle = page.getByRole('button', { name: 'Open menu' });
+  const toggle = page.getByRole('button', { name: 'Menu' });
   const menu = page.getByRole('navigation', { name: 'Main' });
-  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-  await expect(toggle).toHaveAttribute('aria-controls', 'site-menu');
+  const icon = () => toggle.locator('svg:visible').evaluate((svg) => svg.innerHTML);
+  const menuIcon = await icon();
+  expect(await accessibleNode(toggle)).toMatchObject({ role: 'button', name: 'Menu', expanded: false });
   await expect(menu.getByRole('link', { name: 'FAQs' })).toBeHidden();
 
   await toggle.click();
-  const close = page.getByRole('button', { name: 'Close menu' });
-  await expect(close).toHaveAttribute('aria-expanded', 'true');
+  expect(await accessibleNode(toggle)).toMatchObject({ name: 'Menu', expanded: true });
   await expect(menu.getByRole('link', { name: 'FAQs' })).toBeVisible();
-  await close.click();
+  expect(await icon(), 'the close icon').not.toBe(menuIcon);
+  await toggle.click();
   await expect(menu.getByRole('link', { name: 'FAQs' })).toBeHidden();
+  expect(await accessibleNode(toggle)).toMatchObject({ expanded: false });
+  expect(await icon()).toBe(menuIcon);
 
   await toggle.click();
   await menu.getByRole('link', { name: 'Home' }).focus();
   await page.keyboard.press('Escape');
   await expect(menu.getByRole('link', { name: 'FAQs' })).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+  await expect(toggle).toBeFocused();
 
   await toggle.click();
   await menu.getByRole('link', { name: 'Home' }).click();
   await expect(page).toHaveURL('/');
-  await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu.getByRole('link', { name: 'FAQs' })).toBeHidden();
+  expect(await accessibleNode(toggle)).toMatchObject({ expanded: false });
+
+  // A section of the same page: the menu closes and the section is not hidden under it.
+  await toggle.click();
+  await menu.getByRole('link', { name: 'FAQs' }).click();
+  await expect(page).toHaveURL('/#faqs');
+  await expect(menu.getByRole('link', { name: 'FAQs' })).toBeHidden();
+});
+
+test('at 375 px a tap outside the open menu closes it', async ({ page }) => {
+  await page.goto('/privacy');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  await expect(menu.getByRole('link', { name: 'FAQs' })).toBeVisible();
+  await page.mouse.click(200, 600);
+  await expect(menu.getByRole('link', { name: 'FAQs' })).toBeHidden();
 });
 
 test('at 1280 px the menu is always shown and there is no toggle', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/privacy');
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQs' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
 });

@@ -10,12 +10,14 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
 const source = remotePageSource();
+// The outcome of a native form post that the server rendered this page with: hydration must see the same.
+const actionData: unknown = container.dataset.actionData ? JSON.parse(container.dataset.actionData) : undefined;
 const hydrate = await canHydrate(container, source);
 const app = (
   <StrictMode>
     <PageSourceContext value={source}>
       <BrowserSiteRouter>
-        <SiteRoutes />
+        <SiteRoutes actionData={actionData} />
       </BrowserSiteRouter>
     </PageSourceContext>
   </StrictMode>

@@ -10,9 +10,14 @@ export type { LoadPage };
 
 /**
  * The shell's server build: renders one address of the site, with the page the caller loaded from its
- * remote's server build, to the HTML that the browser then hydrates with the same routes.
+ * remote's server build, to the HTML that the browser then hydrates with the same routes; `actionData` is the
+ * outcome of a native form post, which the caller writes into the document for the browser to hydrate with.
  */
-export async function renderPage(url: string, load: LoadPage): Promise<{ status: number; html: string }> {
+export async function renderPage(
+  url: string,
+  load: LoadPage,
+  actionData?: unknown,
+): Promise<{ status: number; html: string }> {
   const { pathname, search } = new URL(url);
   const route: PageRoute | undefined = routeFor(pathname);
   const source = createPageSource(load);
@@ -22,7 +27,7 @@ export async function renderPage(url: string, load: LoadPage): Promise<{ status:
     <StrictMode>
       <PageSourceContext value={source}>
         <StaticRouter location={pathname + search}>
-          <SiteRoutes />
+          <SiteRoutes actionData={actionData} />
         </StaticRouter>
       </PageSourceContext>
     </StrictMode>,

@@ -1,7 +1,17 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DeletionFormOutcome } from '@gift/content';
+import { ActionDataContext } from '@gift/router';
 import { DeletionRequestForm } from './deletion-request-form.tsx';
+
+const returnedWith = (outcome: DeletionFormOutcome) => (
+  <ActionDataContext value={outcome}>
+    <DeletionRequestForm />
+  </ActionDataContext>
+);
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -9,7 +19,11 @@ beforeEach(() => {
   fetchMock.mockReset();
   vi.stubGlobal('fetch', fetchMock);
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  // Pages rendered by hand (to hydrate them) are not Testing Library's to clean up.
+  document.body.replaceChildren();
+});
 
 async function fillIn({ name = 'Ann Lee', email = 'ann@example.com', reason = 'Not using it' } = {}) {
   if (name) await userEvent.type(screen.getByLabelText('Full Name'), name);
@@ -95,5 +109,90 @@ describe('DeletionRequestForm', () => {
     answer(new Response('{}', { status: 202 }));
     expect(await screen.findByText('Your account deletion request has been submitted.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Submit Request' })).toBeEnabled();
+  });
+
+  it('keeps what was typed before hydration, and sends it once hydrated', async () => {
+    fetchMock.mockResolvedValue(new Response('{}', { status: 202 }));
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<DeletionRequestForm />);
+    document.body.append(container);
+    const field = (name: string) => container.querySelector<HTMLInputElement>(`[name="${name}"]`)!;
+    field('name').value = 'Ann Lee';
+    field('email').value = 'ann@example.com';
+    field('reason').value = 'Typed while the page loaded';
+    await act(async () => {
+      hydrateRoot(container, <DeletionRequestForm />);
+    });
+    expect(field('email')).toHaveValue('ann@example.com');
+    expect(field('reason')).toHaveValue('Typed while the page loaded');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit Request' }));
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toEqual({
+      name: 'Ann Lee',
+      email: 'ann@example.com',
+      reason: 'Typed while the page loaded',
+    });
+  });
+
+  it('keeps a reason edited before hydration, after a native post had given one back', async () => {
+    const values = { name: 'Ann Lee', email: 'ann@example.com', reason: 'Given back' };
+    const outcome = { form: 'delete-account', outcome: 'failed', values } as const;
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(returnedWith(outcome));
+    document.body.append(container);
+    const reason = container.querySelector('textarea')!;
+    reason.value = 'Given back, then edited';
+    await act(async () => {
+      hydrateRoot(container, returnedWith(outcome));
+    });
+    expect(reason).toHaveValue('Given back, then edited');
+    expect(screen.getByRole('status')).toHaveTextContent('Something went wrong. Please try again later.');
+  });
+
+  it('keeps what was typed when the browser renders the form afresh over the page instead of hydrating it', async () => {
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<DeletionRequestForm />);
+    document.body.append(container);
+    container.querySelector<HTMLInputElement>('[name="email"]')!.value = 'ann@example.com';
+    const { createRoot } = await import('react-dom/client');
+    await act(async () => createRoot(container).render(<DeletionRequestForm />));
+    expect(container.querySelector('[name="email"]')).toHaveValue('ann@example.com');
+  });
+
+  it('shows what a native post came back with: the message and the fields as typed', () => {
+    const values = { name: 'Ann Lee', email: 'ann@example.com', reason: '' };
+    render(returnedWith({ form: 'delete-account', outcome: 'missing-fields', values }));
+    expect(status()).toHaveTextContent('Please fill in all fields.');
+    expect(screen.getByLabelText('Full Name')).toHaveValue('Ann Lee');
+    expect(screen.getByLabelText('Email Address')).toHaveValue('ann@example.com');
+  });
+
+  it.each([
+    [{ outcome: 'submitted' } as const, 'Your account deletion request has been submitted.'],
+    [
+      { outcome: 'failed', values: { name: 'A', email: 'a@b.co', reason: 'r' } } as const,
+      'Something went wrong. Please try again later.',
+    ],
+    [
+      {
+        outcome: 'refused',
+        message: 'Enter a valid email address.',
+        values: { name: 'A', email: 'a@b', reason: 'r' },
+      } as const,
+      'Enter a valid email address.',
+    ],
+  ])('after a native post that came back %o, says so', (outcome, message) => {
+    render(returnedWith({ form: 'delete-account', ...outcome }));
+    expect(status()).toHaveTextContent(message);
+  });
+
+  it('empties the fields on success even when a native post had given them back', async () => {
+    fetchMock.mockResolvedValue(new Response('{}', { status: 202 }));
+    const values = { name: 'Ann Lee', email: 'ann@example.com', reason: 'Not using it' };
+    render(returnedWith({ form: 'delete-account', outcome: 'failed', values }));
+    await submit();
+    expect(await screen.findByText('Your account deletion request has been submitted.')).toBeInTheDocument();
+    for (const label of ['Full Name', 'Email Address', 'Reason for Deleting']) {
+      expect(screen.getByLabelText(label)).toHaveValue('');
+    }
   });
 });

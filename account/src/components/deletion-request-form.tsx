@@ -1,33 +1,78 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useHydrated } from '@gift/ui';
+import type { DeletionFormOutcome, DeletionFormValues, FormOutcome } from '@gift/content';
+import { useActionData } from '@gift/router';
 import { deleteAccount, deleteAccountEndpoint } from '../content/delete-account.content.ts';
 import styles from './deletion-request-form.module.css';
 
 type Status = { tone: 'none' | 'error' | 'success'; message: string };
 
-const emptyFields = { name: '', email: '', reason: '' };
 const { fields: labels, messages } = deleteAccount;
+const noStatus: Status = { tone: 'none', message: '' };
+const fieldNames = ['name', 'email', 'reason'] as const;
 
-/** Spec section 4: empty, failed check, success (fields cleared), server or network failure (fields kept). */
+/** What the page says after the form was posted natively and the server answered on this page. */
+function statusAfter(outcome: DeletionFormOutcome | undefined): Status {
+  switch (outcome?.outcome) {
+    case undefined:
+      return noStatus;
+    case 'submitted':
+      return { tone: 'success', message: messages.submitted };
+    case 'missing-fields':
+      return { tone: 'error', message: messages.missingFields };
+    case 'failed':
+      return { tone: 'error', message: messages.failed };
+    case 'refused':
+      return { tone: 'error', message: outcome.message ?? messages.failed };
+  }
+}
+
+const fieldsOf = (form: HTMLFormElement): DeletionFormValues => {
+  const data = new FormData(form);
+  const [name, email, reason] = fieldNames.map((field) => String(data.get(field) ?? ''));
+  return { name: name!, email: email!, reason: reason! };
+};
+
+/**
+ * What the fields hold when the page's scripts first render the form: what a native post gave back, and what the
+ * visitor typed since, read from the page itself. Hydration resets a textarea to its default value, and a fresh
+ * render in the browser replaces the fields; with these as defaults, neither loses a keystroke.
+ */
+function useFieldsAsShown(returned: DeletionFormValues | undefined): DeletionFormValues | undefined {
+  const [shown] = useState(() => {
+    const form =
+      typeof document === 'undefined'
+        ? null
+        : document.querySelector<HTMLFormElement>(`form[action="${deleteAccountEndpoint}"]`);
+    return form ? fieldsOf(form) : returned;
+  });
+  return shown;
+}
+
+/**
+ * Spec section 4: empty, failed check, success (fields cleared), server or network failure (fields kept).
+ * The form works before the page's scripts run and without them: its fields are uncontrolled, so what is typed
+ * before hydration stays, and it posts natively to the API, which answers on this page (see `useActionData`).
+ * Once hydrated, it sends JSON with `fetch` and answers inline, as the spec says.
+ */
 export function DeletionRequestForm() {
-  const [fields, setFields] = useState(emptyFields);
-  const [status, setStatus] = useState<Status>({ tone: 'none', message: '' });
+  const actionData = useActionData<FormOutcome>();
+  const outcome = actionData?.form === 'delete-account' ? actionData : undefined;
+  const typed = useFieldsAsShown(outcome && 'values' in outcome ? outcome.values : undefined);
+  const [status, setStatus] = useState(() => statusAfter(outcome));
   const [sending, setSending] = useState(false);
   const id = useId();
-  const hydrated = useHydrated();
-
-  const update = (field: keyof typeof emptyFields) => (event: { target: { value: string } }) =>
-    setFields((current) => ({ ...current, [field]: event.target.value }));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending) return;
+    const form = event.currentTarget;
+    const fields = fieldsOf(form);
     if (!fields.email.trim() || !fields.reason.trim()) {
       setStatus({ tone: 'error', message: messages.missingFields });
       return;
     }
     setSending(true);
-    setStatus({ tone: 'none', message: '' });
+    setStatus(noStatus);
     try {
       const response = await fetch(deleteAccountEndpoint, {
         method: 'POST',
@@ -35,7 +80,8 @@ export function DeletionRequestForm() {
         body: JSON.stringify(fields),
       });
       if (response.ok) {
-        setFields(emptyFields);
+        // Emptied, not reset: a reset would bring back what a native post gave back.
+        for (const name of fieldNames) (form.elements.namedItem(name) as HTMLInputElement).value = '';
         setStatus({ tone: 'success', message: messages.submitted });
       } else {
         setStatus({ tone: 'error', message: messages.failed });
@@ -50,39 +96,28 @@ export function DeletionRequestForm() {
 
   return (
     <>
-      <form className={styles.form} onSubmit={submit} aria-describedby={`${id}-status`}>
+      <form
+        className={styles.form}
+        method="post"
+        action={deleteAccountEndpoint}
+        onSubmit={submit}
+        aria-describedby={`${id}-status`}
+      >
         <div className={styles.field}>
           <label htmlFor={`${id}-name`}>{labels.name}</label>
-          <input
-            id={`${id}-name`}
-            name="name"
-            autoComplete="name"
-            required
-            value={fields.name}
-            onChange={update('name')}
-          />
+          <input id={`${id}-name`} name="name" autoComplete="name" required defaultValue={typed?.name} />
         </div>
         <div className={styles.field}>
           <label htmlFor={`${id}-email`}>{labels.email}</label>
-          <input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={fields.email}
-            onChange={update('email')}
-          />
+          <input id={`${id}-email`} name="email" type="email" autoComplete="email" defaultValue={typed?.email} />
         </div>
         <div className={styles.field}>
           <label htmlFor={`${id}-reason`}>{labels.reason}</label>
-          <textarea id={`${id}-reason`} name="reason" rows={4} value={fields.reason} onChange={update('reason')} />
+          <textarea id={`${id}-reason`} name="reason" rows={4} defaultValue={typed?.reason} />
         </div>
-        <button className={styles.submit} type="submit" disabled={sending || !hydrated} aria-busy={sending}>
+        <button className={styles.submit} type="submit" disabled={sending} aria-busy={sending}>
           {deleteAccount.submit}
         </button>
-        <noscript>
-          <p>{deleteAccount.needsScript}</p>
-        </noscript>
       </form>
       <p id={`${id}-status`} className={styles.status} data-tone={status.tone} role="status" aria-live="polite">
         {status.message}

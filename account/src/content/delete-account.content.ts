@@ -9,7 +9,6 @@ export const deleteAccount = {
     reason: 'Reason for Deleting',
   },
   submit: 'Submit Request',
-  needsScript: `This form needs JavaScript. Without it, email ${site.supportEmail} from the address of your account to ask for its deletion.`,
   emailNote: 'We will email you a link to confirm the request.',
   messages: {
     missingFields: 'Please fill in all fields.',
@@ -36,6 +35,7 @@ export const confirmDeletion = {
   intro:
     'Someone asked us to delete the account that belongs to your email address. Nothing is deleted until you confirm on this page that the request came from you; if it did not, you can simply close it.',
   checking: 'Checking your link…',
+  needsScript: `Confirming needs JavaScript: the secret part of your link stays in your browser and is never sent to our server with the page. Turn JavaScript on and open the link again, or write to ${site.supportEmail} from the address of your account.`,
   summary: (email: string, date: string, reference: string) =>
     `You asked on ${date} to delete the account for ${email} (reference ${reference}).`,
   notYou:

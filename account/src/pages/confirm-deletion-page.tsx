@@ -76,6 +76,10 @@ export function ConfirmDeletionPage() {
       {state.step !== 'confirmed' && <p className={styles.intro}>{copy.intro}</p>}
       <div className={styles.card} aria-live="polite">
         {state.step === 'checking' && <p role="status">{copy.checking}</p>}
+        {/* The token is in the fragment, which only a script can read: without one, the page says what to do. */}
+        <noscript>
+          <p>{copy.needsScript}</p>
+        </noscript>
         {(state.step === 'ready' || state.step === 'confirming') && (
           <>
             <p>

@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { paths, type DeletionFormOutcome, type DeletionFormValues } from '@gift/content';
 import type { ApiConfig } from '../config.ts';
-import { badRequest, postGuard, rateLimit } from '../http/guards.ts';
+import { formAwareErrors } from '../http/errors.ts';
+import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
+import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
 import { emailFingerprint, isValidEmail, maxEmailLength, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
 
@@ -17,11 +20,20 @@ const bodySchema = {
   },
 } as const;
 
-interface Body {
-  name: string;
-  email: string;
-  reason: string;
-}
+type Body = DeletionFormValues;
+
+/** What a native post of the form typed, to give back on its page; the body may be unread or of the wrong shape. */
+const typedValues = (body: unknown): DeletionFormValues => {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  return {
+    name: typedText(fields.name, limits.name),
+    email: typedText(fields.email, limits.email),
+    reason: typedText(fields.reason, limits.reason),
+  };
+};
+
+const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: DeletionFormOutcome) =>
+  redirectWithOutcome(request, reply, paths.deleteAccount, outcome);
 
 const tokenSchema = {
   type: 'object',
@@ -50,27 +62,66 @@ export function deletionRequestRoutes(
   const perIp = rateLimit('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
   const perEmail = rateLimit('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
 
+  /**
+   * One request, from the page's script (JSON, answered with JSON) or from the page's form posted natively
+   * (answered on the page, Post/Redirect/Get): the same schema, rules, limits and storage for both.
+   */
   app.post<{ Body: Body }>(
     '/delete-account',
     {
-      bodyLimit: config.bodyLimit,
       schema: { body: bodySchema },
-      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp }),
+      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
+      // A form post is counted against its address once read, whatever its shape, so that it can be given back.
+      preValidation: async (request, reply) => {
+        if (!isFormPost(request)) return;
+        const retryAfter = await perIp.consume(request.ip);
+        if (retryAfter === undefined) return;
+        await answerForm(request, reply, {
+          form: 'delete-account',
+          outcome: 'refused',
+          message: tooManyRequestsMessage(retryAfter),
+          values: typedValues(request.body),
+        });
+      },
+      errorHandler: formAwareErrors((request, message) => ({
+        page: paths.deleteAccount,
+        outcome: { form: 'delete-account', outcome: 'refused', message, values: typedValues(request.body) },
+      })),
     },
     async (request, reply) => {
-      const name = request.body.name.trim();
-      const email = normalizeEmail(request.body.email);
-      const reason = request.body.reason.trim();
-      if (!email) return badRequest(reply, 'email', 'Enter your email address.');
-      if (!isValidEmail(email)) return badRequest(reply, 'email', 'Enter a valid email address.');
-      if (!reason) return badRequest(reply, 'reason', 'Tell us why you are deleting your account.');
+      const form = isFormPost(request);
+      const values = typedValues(request.body);
+      const refuse = (field: string, message: string, outcome: 'missing-fields' | 'refused' = 'refused') =>
+        form
+          ? answerForm(request, reply, { form: 'delete-account', outcome, message, values })
+          : badRequest(reply, field, message);
+      const name = values.name.trim();
+      const email = normalizeEmail(values.email);
+      const reason = values.reason.trim();
+      if (!email) return refuse('email', 'Enter your email address.', 'missing-fields');
+      if (!isValidEmail(email)) return refuse('email', 'Enter a valid email address.');
+      if (!reason) return refuse('reason', 'Tell us why you are deleting your account.', 'missing-fields');
+      const retryAfter = await perEmail.consume(email);
+      if (retryAfter !== undefined) {
+        return form ? refuse('email', tooManyRequestsMessage(retryAfter)) : tooManyRequests(reply, retryAfter);
+      }
 
-      if (!(await perEmail(email, reply))) return reply;
-
-      const { reference, created } = await requests.submit({ name, email, reason });
-      request.log.info({ reference, created, email: emailFingerprint(email) }, 'deletion request accepted');
-      // The same answer whether the request is new, repeated, or for an address we do not know.
+      let reference: string;
+      try {
+        const submitted = await requests.submit({ name, email, reason });
+        reference = submitted.reference;
+        request.log.info(
+          { reference, created: submitted.created, email: emailFingerprint(email) },
+          'deletion request accepted',
+        );
+      } catch (error) {
+        if (!form) throw error;
+        request.log.error({ err: error }, 'a deletion request from the form could not be stored');
+        return answerForm(request, reply, { form: 'delete-account', outcome: 'failed', values });
+      }
       onQueued();
+      // The same answer whether the request is new, repeated, or for an address we do not know.
+      if (form) return answerForm(request, reply, { form: 'delete-account', outcome: 'submitted' });
       return reply.code(202).send({ reference, status: 'received' });
     },
   );
@@ -81,7 +132,7 @@ export function deletionRequestRoutes(
       {
         bodyLimit: 1024,
         schema: { body: tokenSchema },
-        onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp }),
+        onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
       },
       async (request, reply) => {
         const result = await act(request.body.token);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { isFormPost, refusalPage } from './form-posts.ts';
 
 export function badRequest(reply: FastifyReply, field: string | null, message: string) {
   return reply.code(400).send({ error: 'Bad Request', field, message });
@@ -18,38 +19,63 @@ export function isCrossSite(request: FastifyRequest, allowedOrigins: string[]): 
   }
 }
 
+export const tooManyRequestsMessage = (retryAfter: number) => `Too many requests. Try again in ${retryAfter} seconds.`;
+
+export function tooManyRequests(reply: FastifyReply, retryAfter: number) {
+  return reply
+    .code(429)
+    .header('Retry-After', String(retryAfter))
+    .send({ error: 'Too Many Requests', message: tooManyRequestsMessage(retryAfter) });
+}
+
 /** A named limit of `points` requests per `seconds` for one key (a client address, an email, a token). */
 export function rateLimit(keyPrefix: string, points: number, seconds: number) {
   const limiter = new RateLimiterMemory({ keyPrefix, points, duration: seconds });
-  /** True when the request may go on; otherwise the 429 with Retry-After has been sent. */
-  return async (key: string, reply: FastifyReply): Promise<boolean> => {
+  /** Counts one request; undefined when it may go on, otherwise the seconds to wait. */
+  const consume = async (key: string): Promise<number | undefined> => {
     try {
       await limiter.consume(key);
-      return true;
+      return undefined;
     } catch (limited) {
       if (!(limited instanceof RateLimiterRes)) throw limited;
-      const retryAfter = Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
-      await reply
-        .code(429)
-        .header('Retry-After', String(retryAfter))
-        .send({ error: 'Too Many Requests', message: `Too many requests. Try again in ${retryAfter} seconds.` });
-      return false;
+      return Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
     }
   };
+  /** True when the request may go on; otherwise the 429 with Retry-After has been sent. */
+  const guard = async (key: string, reply: FastifyReply): Promise<boolean> => {
+    const retryAfter = await consume(key);
+    if (retryAfter === undefined) return true;
+    await tooManyRequests(reply, retryAfter);
+    return false;
+  };
+  return Object.assign(guard, { consume });
 }
 
-/** Cheap refusals before a body is read: cross-site posts, then too many requests from one address. */
+const crossSiteMessage = 'Cross-site requests are not accepted.';
+
+/**
+ * Cheap refusals before a body is read: cross-site posts, then too many requests from one address. A native form
+ * post is counted against its address once its fields are read (see the routes), so that they can be given back.
+ */
 export function postGuard({
   allowedOrigins,
   perIp,
+  formPage,
 }: {
   allowedOrigins: string[];
   perIp: ReturnType<typeof rateLimit>;
+  /** Where a visitor refused as cross-site can go to send the form from the site itself. */
+  formPage: string;
 }): onRequestHookHandler {
   return async (request, reply) => {
     if (isCrossSite(request, allowedOrigins)) {
-      return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site requests are not accepted.' });
+      if (!isFormPost(request)) return reply.code(403).send({ error: 'Forbidden', message: crossSiteMessage });
+      const page = refusalPage('This form was not sent', `${crossSiteMessage} Please use the form on our site.`, {
+        href: formPage,
+        label: 'Go to the form',
+      });
+      return reply.code(403).type('text/html; charset=utf-8').send(page);
     }
-    await perIp(request.ip, reply);
+    if (!isFormPost(request)) await perIp(request.ip, reply);
   };
 }

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { testApi } from '../../test/app.ts';
+import { readOutcome } from '../http/form-posts.ts';
 import { locationShares } from './repository.ts';
 
 const token = 'gift_4f2a9c7d1e8b3a6f';
@@ -69,9 +70,30 @@ describe('POST /api/share-location', () => {
     expect(await db.selectFrom('location_shares').selectAll().execute()).toEqual([]);
   });
 
-  it('accepts JSON only', async () => {
-    expect((await post(`token=${token}`, 'application/x-www-form-urlencoded')).statusCode).toBe(415);
+  it('accepts JSON, and the page’s address form posted natively, and no other encoding', async () => {
+    expect((await post(`token=${token}`, 'text/plain')).statusCode).toBe(415);
     expect((await post('{"token":', 'application/json')).statusCode).toBe(400);
+    const form = await post(`token=${token}&address=12+Canal+Street%2C+Amsterdam`, 'application/x-www-form-urlencoded');
+    expect(form.statusCode).toBe(303);
+    expect(form.headers.location).toBe(`/share-location/${token}`);
+    const stored = await db.selectFrom('location_shares').selectAll().execute();
+    expect(stored).toEqual([expect.objectContaining({ token, address: '12 Canal Street, Amsterdam' })]);
+  });
+
+  it('gives a natively posted address back on its page when it is too short, and stores nothing', async () => {
+    const form = await post(`token=${token}&address=12`, 'application/x-www-form-urlencoded');
+    expect(form.statusCode).toBe(303);
+    const cookie = [form.headers['set-cookie']]
+      .flat()
+      .map((line) => String(line).split(';')[0])
+      .join('; ');
+    expect(readOutcome({ headers: { cookie } } as FastifyRequest)).toEqual({
+      form: 'share-location',
+      outcome: 'refused',
+      message: 'Enter the full delivery address.',
+      address: '12',
+    });
+    expect(await db.selectFrom('location_shares').selectAll().execute()).toEqual([]);
   });
 
   it('limits how often one link can be shared', async () => {

@@ -1,11 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { paths, type ShareLocationOutcome } from '@gift/content';
 import type { ApiConfig } from '../config.ts';
-import { badRequest, postGuard, rateLimit } from '../http/guards.ts';
+import { formAwareErrors } from '../http/errors.ts';
+import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
+import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
 import { locationShares, type SharedLocation } from './repository.ts';
 import type { Db } from '../db/database.ts';
 
 /** Link tokens are URL-safe random strings made by the sender's app. */
 export const tokenPattern = '^[A-Za-z0-9_-]{16,128}$';
+
+const addressMaxLength = 500;
 
 const bodySchema = {
   type: 'object',
@@ -23,9 +28,21 @@ const bodySchema = {
         accuracy: { type: 'number', minimum: 0, maximum: 100_000 },
       },
     },
-    address: { type: 'string', maxLength: 500 },
+    address: { type: 'string', maxLength: addressMaxLength },
   },
 } as const;
+
+/** The share link's page a native post of the address form comes back to (its token checked first). */
+const pageOf = (body: unknown) => {
+  const token = typedText((body as { token?: unknown } | undefined)?.token, 128);
+  return new RegExp(tokenPattern).test(token) ? `${paths.shareLocation}/${token}` : paths.shareLocation;
+};
+
+const typedAddress = (body: unknown) =>
+  typedText((body as { address?: unknown } | undefined)?.address, addressMaxLength);
+
+const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: ShareLocationOutcome) =>
+  redirectWithOutcome(request, reply, pageOf(request.body), outcome);
 
 interface Body {
   token: string;
@@ -38,27 +55,57 @@ export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: 
   const perIp = rateLimit('location-ip', config.rateLimit.perIpPoints, config.rateLimit.perIpWindowSeconds);
   const perToken = rateLimit('location-token', 10, 3600);
 
+  /** From the page's script (JSON) or its address form posted natively (answered on the page): one schema. */
   app.post<{ Body: Body }>(
     '/share-location',
     {
-      bodyLimit: config.bodyLimit,
       schema: { body: bodySchema },
-      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp }),
+      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.shareLocation }),
+      preValidation: async (request, reply) => {
+        if (!isFormPost(request)) return;
+        const retryAfter = await perIp.consume(request.ip);
+        if (retryAfter === undefined) return;
+        const message = tooManyRequestsMessage(retryAfter);
+        await answerForm(request, reply, {
+          form: 'share-location',
+          outcome: 'refused',
+          message,
+          address: typedAddress(request.body),
+        });
+      },
+      errorHandler: formAwareErrors((request, message) => ({
+        page: pageOf(request.body),
+        outcome: { form: 'share-location', outcome: 'refused', message, address: typedAddress(request.body) },
+      })),
     },
     async (request, reply) => {
+      const form = isFormPost(request);
       const { token, position } = request.body;
       const address = request.body.address?.trim();
-      if (position && address) return badRequest(reply, 'address', 'Send either a position or an address, not both.');
-      if (!position && !address) return badRequest(reply, 'position', 'Send a position or an address.');
-      if (address !== undefined && address.length < 5) {
-        return badRequest(reply, 'address', 'Enter the full delivery address.');
+      const refuse = (field: string, message: string) =>
+        form
+          ? answerForm(request, reply, { form: 'share-location', outcome: 'refused', message, address: address ?? '' })
+          : badRequest(reply, field, message);
+      if (position && address) return refuse('address', 'Send either a position or an address, not both.');
+      if (!position && !address) return refuse('position', 'Send a position or an address.');
+      if (address !== undefined && address.length < 5) return refuse('address', 'Enter the full delivery address.');
+      const retryAfter = await perToken.consume(token);
+      if (retryAfter !== undefined) {
+        return form ? refuse('token', tooManyRequestsMessage(retryAfter)) : tooManyRequests(reply, retryAfter);
       }
-      if (!(await perToken(token, reply))) return reply;
       const location: SharedLocation = position
         ? { kind: 'position', ...position }
         : { kind: 'address', address: address! };
-      await shares.share(token, location);
+      try {
+        await shares.share(token, location);
+      } catch (error) {
+        if (!form) throw error;
+        request.log.error({ err: error }, 'a location from the address form could not be stored');
+        return answerForm(request, reply, { form: 'share-location', outcome: 'failed', address: address ?? '' });
+      }
       request.log.info({ kind: location.kind }, 'location shared');
+      if (form)
+        return answerForm(request, reply, { form: 'share-location', outcome: 'shared', address: address ?? '' });
       return reply.code(202).send({ status: 'received' });
     },
   );

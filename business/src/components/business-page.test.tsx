@@ -34,7 +34,9 @@ describe.each([
 
   it('ends with the shared FAQ and the banner back to the top of /business', () => {
     renderPage(content);
-    expect(within(sectionOf('Frequently Asked Questions')).getAllByRole('button')).toHaveLength(faqEntries.length);
+    expect(within(sectionOf('Frequently Asked Questions')).getAllByRole('heading', { level: 3 })).toHaveLength(
+      faqEntries.length,
+    );
     const banner = sectionOf('Ready to Enhance Your Corporate Gifting?');
     expect(within(banner).getByRole('link', { name: 'Get started' })).toHaveAttribute('href', '/business#getstarted');
   });

@@ -13,16 +13,32 @@ interface AutoCarouselProps {
 }
 
 /**
- * A react-slick carousel that moves by itself, with the pause/play button WCAG 2.2.2 asks for.
- * It starts paused when the visitor prefers reduced motion.
+ * A react-slick carousel that moves by itself, with the pause control WCAG 2.2.2 asks for. The control is a
+ * native checkbox ("Pause <label>"), so a press before the page's scripts arrive is kept by the browser and the
+ * carousel starts paused. It starts paused too when the visitor prefers reduced motion, until they choose.
  */
 export function AutoCarousel({ label, settings, className, controlClassName, children }: AutoCarouselProps) {
   const reducedMotion = usePrefersReducedMotion();
-  // Reduced motion decides until the visitor presses the button themselves.
-  const [choice, setChoice] = useState<boolean | null>(null);
-  const playing = choice ?? !reducedMotion;
+  const pause = useRef<HTMLInputElement>(null);
+  // The visitor's own choice, once they have made one; until then reduced motion decides.
+  const choice = useRef<boolean | null>(null);
+  // Unknown until hydrated: nothing moves before the checkbox has been read.
+  const [paused, setPaused] = useState<boolean | null>(null);
+  const playing = paused === false;
   const responsive = useResponsiveSettings(settings);
   const slider = useRef<Slider>(null);
+
+  // Checked before hydration: the visitor pressed pause while the page was loading.
+  useEffect(() => {
+    if (pause.current?.checked) choice.current = true;
+  }, []);
+
+  useEffect(() => {
+    const box = pause.current;
+    if (!box) return;
+    box.checked = choice.current ?? reducedMotion;
+    setPaused(box.checked);
+  }, [reducedMotion]);
 
   // The autoplay prop alone cannot resume react-slick once paused; slickPlay can.
   useEffect(() => {
@@ -40,15 +56,19 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
       <Slider ref={slider} key={responsive.settings.initialSlide ?? 0} {...responsive.settings} autoplay={playing}>
         {children}
       </Slider>
-      <button
-        type="button"
-        className={[styles.control, controlClassName].filter(Boolean).join(' ')}
-        aria-label={playing ? `Pause ${label}` : `Play ${label}`}
-        onClick={() => setChoice(!playing)}
-      >
-        <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
-        {playing ? 'Pause' : 'Play'}
-      </button>
+      <label className={[styles.control, controlClassName].filter(Boolean).join(' ')}>
+        <input
+          ref={pause}
+          type="checkbox"
+          className={styles.pause}
+          onChange={(event) => {
+            choice.current = event.target.checked;
+            setPaused(event.target.checked);
+          }}
+        />
+        <span aria-hidden="true">❚❚</span>
+        Pause<span className="visually-hidden"> {label}</span>
+      </label>
     </div>
   );
 }

@@ -11,7 +11,7 @@ describe('Features', () => {
 
   it('lists the five features and shows the first one', () => {
     render(<Features />);
-    const options = screen.getAllByRole('button');
+    const options = screen.getAllByRole('link');
     expect(options.map((option) => option.textContent)).toEqual([
       'Gift Ideas',
       'Manage Relations',
@@ -25,11 +25,19 @@ describe('Features', () => {
 
   it('shows the feature chosen in the list and scrolls to its place', async () => {
     render(<Features />);
-    await userEvent.click(screen.getByRole('button', { name: 'Plan Occasions' }));
-    expect(screen.getByRole('button', { name: 'Plan Occasions' })).toHaveAttribute('aria-current', 'true');
-    expect(screen.getByRole('button', { name: 'Gift Ideas' })).toHaveAttribute('aria-current', 'false');
+    await userEvent.click(screen.getByRole('link', { name: 'Plan Occasions' }));
+    expect(screen.getByRole('link', { name: 'Plan Occasions' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('link', { name: 'Gift Ideas' })).toHaveAttribute('aria-current', 'false');
     expect(await screen.findByRole('heading', { level: 3, name: 'Plan Occasions' })).toBeInTheDocument();
     expect(screen.getByText(landing.features.items[3]!.description)).toBeInTheDocument();
     expect(Element.prototype.scrollIntoView).toHaveBeenCalled();
+  });
+
+  it('links each option to its feature’s place, so a choice before hydration scrolls there natively', () => {
+    render(<Features />);
+    for (const item of landing.features.items) {
+      const href = screen.getByRole('link', { name: item.title }).getAttribute('href')!;
+      expect(document.querySelector(href)).not.toBeNull();
+    }
   });
 });

@@ -6,9 +6,14 @@ import { ResizingPanel } from './page-motion.tsx';
 
 import styles from './features.module.css';
 
+/** Each feature's place in the scroll track, which its option in the list links to. */
+const placeOf = (id: string) => `feature-${id}`;
+
 /**
  * The five features with a selector list. The section holds still while the visitor scrolls through it,
- * and the feature for the current scroll position is shown; choosing one in the list shows it too.
+ * and the feature for the current scroll position is shown; choosing one in the list shows it too. The options
+ * are links to each feature's place, so one chosen before hydration scrolls there natively and the feature shows
+ * as soon as the scroll spy runs; once hydrated, a choice shows at once.
  */
 export function Features() {
   const { title, intro, items } = landing.features;
@@ -21,10 +26,14 @@ export function Features() {
   const active = chosen?.whileScrolledTo === scrolledTo ? chosen.index : scrolledTo;
   const feature = items[active] ?? items[0]!;
 
-  // On small screens the list is a row of chips: keep the active one in view.
+  // On small screens the list is a row of chips: keep the active one in view, from the first change on (at
+  // hydration the visitor may be scrolling the row to press a chip).
+  const shownActive = useRef(active);
   useEffect(() => {
+    if (shownActive.current === active) return;
+    shownActive.current = active;
     const list = listRef.current;
-    const option = list?.querySelectorAll('button')[active];
+    const option = list?.querySelectorAll('a')[active];
     if (list && option && list.scrollWidth > list.clientWidth) list.scrollTo({ left: option.offsetLeft - 16 });
   }, [active]);
 
@@ -40,16 +49,19 @@ export function Features() {
           <ul ref={listRef} className={styles.list} aria-label="Choose a feature">
             {items.map((item, index) => (
               <li key={item.id}>
-                <button
-                  type="button"
+                <a
+                  href={`#${placeOf(item.id)}`}
                   className={styles.option}
                   aria-current={index === active}
                   aria-controls="feature-panel"
-                  onClick={() => choose(index)}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    choose(index);
+                  }}
                 >
                   <Icon name={item.icon} size={22} />
                   {item.title}
-                </button>
+                </a>
               </li>
             ))}
           </ul>
@@ -65,6 +77,7 @@ export function Features() {
           {items.map((item, index) => (
             <div
               key={item.id}
+              id={placeOf(item.id)}
               className={styles.trigger}
               ref={(element) => {
                 triggerRefs.current[index] = element;

@@ -4,3 +4,4 @@ export * from './paths.ts';
 export * from './routes.ts';
 export * from './site.ts';
 export * from './metadata.ts';
+export * from './form-outcomes.ts';

@@ -20,6 +20,7 @@ import {
   type RemoteName,
   type RemotesManifest,
 } from '@gift/federation';
+import { earlyScriptTag } from './early-script.ts';
 
 /** The shell's server build, which renders the routes. */
 export const shellServerBuild = (root: string) => join(root, 'shell', ssrOutDir, 'prerender.js');
@@ -41,6 +42,7 @@ interface ShellServerBuild {
   renderPage(
     url: string,
     load: (route: PageRoute) => Promise<{ ok: true; Page: ComponentType } | { ok: false; reason: 'failed' }>,
+    actionData?: unknown,
   ): Promise<{ status: number; html: string }>;
 }
 
@@ -115,19 +117,24 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       [...shellPreloads, ...preloads].join(' '),
     )}"></script>`;
     return lean
-      .replace('</head>', `  ${[...head, boot].join('\n    ')}\n  </head>`)
+      .replace('</head>', `  ${[earlyScriptTag, ...head, boot].join('\n    ')}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
   };
 
-  /** One page at `path` (which `route` matches), or undefined when its remote has no server build here. */
-  async function renderPage(route: PageRoute, path: string, manifest: RemotesManifest) {
+  /**
+   * One page at `path` (which `route` matches), or undefined when its remote has no server build here;
+   * `actionData` is the outcome of a native form post that the page shows.
+   */
+  async function renderPage(route: PageRoute, path: string, manifest: RemotesManifest, actionData?: unknown) {
     const entry = manifest[route.remote];
     const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir);
     const serverModule = folder && join(folder, 'ssr', `${route.module.replace(/^\.\//, '')}.js`);
     if (!entry || !folder || !serverModule || !existsSync(serverModule)) return undefined;
     const { default: Page } = (await importFresh(serverModule)) as { default: ComponentType };
-    const rendered = await shell.renderPage(`http://prerender.invalid${path}`, async (candidate) =>
-      candidate.path === route.path ? { ok: true, Page } : { ok: false, reason: 'failed' },
+    const rendered = await shell.renderPage(
+      `http://prerender.invalid${path}`,
+      async (candidate) => (candidate.path === route.path ? { ok: true, Page } : { ok: false, reason: 'failed' }),
+      actionData,
     );
     const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
     // The server build names its files where a workspace build is served; a deploy may serve them elsewhere.
@@ -140,10 +147,12 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       noScriptStyle,
       ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
     ];
-    const document = toDocument(html, head, { 'data-prerendered-route': route.path, 'data-remote-entry': entry }, [
-      entry,
-      ...(assets?.js.sync ?? []).map((js) => base + js),
-    ]);
+    const rootAttributes = {
+      'data-prerendered-route': route.path,
+      'data-remote-entry': entry,
+      ...(actionData === undefined ? {} : { 'data-action-data': JSON.stringify(actionData) }),
+    };
+    const document = toDocument(html, head, rootAttributes, [entry, ...(assets?.js.sync ?? []).map((js) => base + js)]);
     return { document, status: rendered.status, entry } satisfies RenderedPage;
   }
 

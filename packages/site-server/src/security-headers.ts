@@ -1,10 +1,11 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paths } from '@gift/content';
+import { earlyScriptSource } from './early-script.ts';
 
 /**
- * Helmet settings for every response. Scripts only from this origin and the configured remote origins,
- * never inline; inline style attributes stay allowed because the carousels position slides with them.
+ * Helmet settings for every response. Scripts only from this origin and the configured remote origins, and
+ * inline only the page's early script, by its hash; inline style attributes stay allowed because the carousels position slides with them.
  */
 export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
   return {
@@ -12,7 +13,7 @@ export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...remoteOrigins],
+        scriptSrc: ["'self'", earlyScriptSource, ...remoteOrigins],
         styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
         imgSrc: ["'self'", 'data:', ...remoteOrigins],
         fontSrc: ["'self'"],

@@ -23,7 +23,7 @@ import {
   type PageRoute,
 } from '@gift/content';
 import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
-import { apiPlugin, httpServerOptions, type ApiConfig, type Db } from 'api';
+import { apiPlugin, clearOutcome, httpServerOptions, readOutcome, type ApiConfig, type Db } from 'api';
 import {
   createPageRenderer,
   notFoundKey,
@@ -195,10 +195,10 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     }
     return renderer.made;
   };
-  const renderOnRequest = async (route: PageRoute, path: string, request: FastifyRequest) => {
+  const renderOnRequest = async (route: PageRoute, path: string, request: FastifyRequest, actionData?: unknown) => {
     try {
       const made = await pageRenderer();
-      return (await made?.renderPage(route, path, await readManifest()))?.document;
+      return (await made?.renderPage(route, path, await readManifest(), actionData))?.document;
     } catch (error) {
       // The browser can still render the page: a server-side failure must never cost the visitor the page.
       request.log.error({ err: error, path: route.path }, 'Rendering a page on the server failed');
@@ -208,9 +208,15 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
 
   /**
    * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
-   * page rendered now for addresses that vary; otherwise the shell's HTML, whose router renders it in the browser.
+   * page rendered now for addresses that vary, or with the outcome of a native form post; otherwise the shell's
+   * HTML, whose router renders it in the browser.
    */
-  const pageHtml = async (key: string, request: FastifyRequest) => {
+  const pageHtml = async (key: string, request: FastifyRequest, formOutcome?: unknown) => {
+    if (formOutcome !== undefined) {
+      const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
+      const rendered = route && (await renderOnRequest(route, key, request, formOutcome));
+      if (rendered) return withSiteUrl(rendered, request);
+    }
     const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
     if (page && (!page.remote || (await readManifest())[page.remote] === page.entry)) {
       return withSiteUrl(prerenderedHtml(page.file), request);
@@ -233,11 +239,16 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   const sendPage = async (path: string, request: FastifyRequest, reply: FastifyReply) => {
     const found = isPagePath(path);
     const key = found ? withoutTrailingSlash(path) : notFoundKey;
+    // A form posted natively came back here (Post/Redirect/Get): shown once, never cached, since it holds what
+    // the visitor typed.
+    const formOutcome = found ? readOutcome(request) : undefined;
+    if (formOutcome) clearOutcome(request, reply, key);
     return reply
       .code(found ? 200 : 404)
-      .header('Cache-Control', revalidate)
+      .header('Cache-Control', formOutcome ? 'no-store' : revalidate)
+      .header('Vary', 'Cookie')
       .type('text/html; charset=utf-8')
-      .send(await pageHtml(key, request));
+      .send(await pageHtml(key, request, formOutcome));
   };
 
   app.get('/robots.txt', (request, reply) =>

@@ -1,2 +1,1 @@
-export * from './menu.ts';
 export * from './notifications.ts';

@@ -1,34 +1,50 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
 import { faqEntries } from '@gift/content';
 import { Faq } from './faq.tsx';
 
+const disclosureOf = (question: string) =>
+  screen.getByRole('heading', { level: 3, name: question }).closest('details')!;
+
 describe('Faq', () => {
-  it('shows the six questions closed, each controlling its hidden answer', () => {
+  it('shows the six questions as headings of closed native disclosures', () => {
     render(<Faq items={faqEntries} />);
-    const toggles = screen.getAllByRole('button');
-    expect(toggles).toHaveLength(6);
-    for (const toggle of toggles) {
-      expect(toggle).toHaveAttribute('aria-expanded', 'false');
-      const answer = document.getElementById(toggle.getAttribute('aria-controls')!);
-      expect(answer).not.toBeVisible();
+    expect(screen.getAllByRole('heading', { level: 3 })).toHaveLength(6);
+    for (const { question, answer } of faqEntries) {
+      expect(disclosureOf(question)).not.toHaveAttribute('open');
+      expect(screen.getByText(answer)).not.toBeVisible();
     }
   });
 
-  it('opens an answer on press, with Enter and Space too, and closes it again', async () => {
+  it('opens an answer when its question is pressed, and closes it again', async () => {
     render(<Faq items={faqEntries} />);
-    const toggle = screen.getByRole('button', { name: faqEntries[1]!.question });
-    await userEvent.click(toggle);
-    expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByText(faqEntries[1]!.answer)).toBeVisible();
-    await userEvent.click(toggle);
-    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    const { question, answer } = faqEntries[1]!;
+    await userEvent.click(screen.getByText(question));
+    expect(disclosureOf(question)).toHaveAttribute('open');
+    expect(screen.getByText(answer)).toBeVisible();
+    await userEvent.click(screen.getByText(question));
+    expect(screen.getByText(answer)).not.toBeVisible();
+  });
 
-    toggle.focus();
-    await userEvent.keyboard('{Enter}');
-    expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await userEvent.keyboard(' ');
-    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  it('keeps a question opened before hydration open after it, without a mismatch', async () => {
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<Faq items={faqEntries} />);
+    document.body.append(container);
+    const opened = container.querySelectorAll('details')[2]!;
+    opened.open = true;
+    const onRecoverableError = vi.fn();
+    const warn = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await act(async () => {
+      hydrateRoot(container, <Faq items={faqEntries} />, { onRecoverableError });
+    });
+    expect(opened.isConnected).toBe(true);
+    expect(opened.open).toBe(true);
+    expect(onRecoverableError).not.toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+    container.remove();
   });
 });

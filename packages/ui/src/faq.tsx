@@ -1,44 +1,28 @@
-import { useId, useState } from 'react';
 import type { FaqEntry } from '@gift/content';
 import { MinusIcon, PlusIcon } from './icons.tsx';
 import styles from './faq.module.css';
 
-/** FAQ accordion: each question toggles its answer; plus when closed, minus when open. */
+/**
+ * FAQ accordion of native disclosures: each question opens and closes its answer from first paint and without
+ * JavaScript, and React never owns the open state, so one opened before hydration stays open. The question is a
+ * heading inside the summary; plus when closed, minus when open (CSS on `[open]`).
+ */
 export function Faq({ items }: { items: FaqEntry[] }) {
-  const [openIndexes, setOpenIndexes] = useState<ReadonlySet<number>>(new Set());
-  const baseId = useId();
-  const toggle = (index: number) =>
-    setOpenIndexes((current) => {
-      const next = new Set(current);
-      if (!next.delete(index)) next.add(index);
-      return next;
-    });
-
   return (
     <ul className={styles.list}>
-      {items.map((item, index) => {
-        const open = openIndexes.has(index);
-        const answerId = `${baseId}-answer-${index}`;
-        return (
-          <li key={item.question} className={styles.item}>
-            <h3 className={styles.question}>
-              <button
-                type="button"
-                className={styles.toggle}
-                aria-expanded={open}
-                aria-controls={answerId}
-                onClick={() => toggle(index)}
-              >
-                {item.question}
-                {open ? <MinusIcon className={styles.symbol} /> : <PlusIcon className={styles.symbol} />}
-              </button>
-            </h3>
-            <p id={answerId} className={styles.answer} hidden={!open}>
-              {item.answer}
-            </p>
-          </li>
-        );
-      })}
+      {items.map((item) => (
+        <li key={item.question} className={styles.item}>
+          {/* The visitor may have opened it before hydration: the browser's open state is the truth. */}
+          <details className={styles.disclosure} suppressHydrationWarning>
+            <summary className={styles.toggle}>
+              <h3 className={styles.question}>{item.question}</h3>
+              <PlusIcon className={`${styles.symbol} ${styles.plus}`} />
+              <MinusIcon className={`${styles.symbol} ${styles.minus}`} />
+            </summary>
+            <p className={styles.answer}>{item.answer}</p>
+          </details>
+        </li>
+      ))}
     </ul>
   );
 }

@@ -1,7 +1,6 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from '@gift/router';
 import { paths, site } from '@gift/content';
-import { useMenu } from '@gift/store';
 import { CloseIcon, GiftIcon, MenuIcon } from './icons.tsx';
 import styles from './header-bar.module.css';
 
@@ -16,27 +15,33 @@ interface HeaderBarProps {
   children: ReactNode;
 }
 
+/** Closes the menu if it is open (a popover that is not open cannot be hidden again). */
+function closeMenu(menu: HTMLElement | null) {
+  if (menu?.matches(':popover-open')) menu.hidePopover();
+}
+
 /**
- * A sticky header: logo home and a menu that, at 768 px and below, a toggle opens and closes.
- * Pressing an item, navigating or pressing Escape closes it; Escape gives focus back to the toggle.
+ * A sticky header: logo home and a menu that, at 768 px and below, a toggle opens and closes. The menu is a
+ * native popover, so the toggle works from first paint and without JavaScript, and the browser gives the toggle
+ * its expanded state and closes the menu on Escape (focus back on the toggle) or a tap outside it. Pressing an item
+ * or navigating closes it too; before hydration the page's early script closes it on an item (see early-script.ts
+ * in the site server).
  */
 export function HeaderBar({ menuLabel, menuId, children }: HeaderBarProps) {
-  const { open, setOpen, toggle } = useMenu();
-  const toggleRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLElement>(null);
   const location = useLocation();
 
-  useEffect(() => setOpen(false), [location.key, setOpen]);
-
+  // Closed when the page changes, but not when hydration mounts the header: a menu opened before stays open.
+  const shownAt = useRef(location.key);
   useEffect(() => {
-    if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleRef.current?.focus();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [open, setOpen]);
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
+    closeMenu(menuRef.current);
+  }, [location.key]);
+
+  const closeOnItem = (event: MouseEvent) => {
+    if ((event.target as Element).closest('a')) closeMenu(menuRef.current);
+  };
 
   return (
     <header className={styles.header}>
@@ -45,27 +50,18 @@ export function HeaderBar({ menuLabel, menuId, children }: HeaderBarProps) {
           <GiftIcon width={28} height={28} />
           {site.brand}
         </Link>
-        <button
-          ref={toggleRef}
-          type="button"
-          className={styles.toggle}
-          aria-expanded={open}
-          aria-controls={menuId}
-          aria-label={open ? 'Close menu' : 'Open menu'}
-          onClick={toggle}
-        >
-          {open ? <CloseIcon /> : <MenuIcon />}
+        <button type="button" className={styles.toggle} popoverTarget={menuId} aria-label="Menu">
+          <MenuIcon className={styles.whenClosed} />
+          <CloseIcon className={styles.whenOpen} />
         </button>
-        {/* Any link pressed in the menu closes it. */}
         {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
         <nav
+          ref={menuRef}
           id={menuId}
+          popover="auto"
           className={styles.nav}
-          data-open={open}
           aria-label={menuLabel}
-          onClick={(event) => {
-            if ((event.target as Element).closest('a')) setOpen(false);
-          }}
+          onClick={closeOnItem}
         >
           <ul className={styles.menu}>{children}</ul>
         </nav>

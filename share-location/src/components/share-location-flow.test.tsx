@@ -1,6 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { renderToString } from 'react-dom/server';
+import { createMemoryRouter, Route, RouterProvider, Routes, StaticRouter } from 'react-router';
+import type { ShareLocationOutcome } from '@gift/content';
+import { ActionDataContext } from '@gift/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ShareLocationPage } from '../pages/share-location-page.tsx';
 
@@ -21,11 +24,15 @@ const at = (latitude: number, longitude: number, accuracy: number) =>
 const failure = (code: 1 | 2 | 3) =>
   ({ code, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3, message: '' }) as GeolocationPositionError;
 
-function renderAt(path: string) {
+function renderAt(path: string, returned?: ShareLocationOutcome) {
   const router = createMemoryRouter([{ path: '/share-location/*', element: <ShareLocationPage /> }], {
     initialEntries: [path],
   });
-  render(<RouterProvider router={router} />);
+  render(
+    <ActionDataContext value={returned}>
+      <RouterProvider router={router} />
+    </ActionDataContext>,
+  );
 }
 
 const press = (name: string | RegExp) => userEvent.click(screen.getByRole('button', { name }));
@@ -101,7 +108,7 @@ describe('ShareLocationPage', () => {
   it('sends a typed address, and asks for a full one first', async () => {
     fetchMock.mockResolvedValue(new Response('{}', { status: 202 }));
     renderAt(`/share-location/${token}`);
-    await press('Type an address instead');
+    await userEvent.click(screen.getByText('Type an address instead'));
     await userEvent.type(screen.getByLabelText('Delivery address'), 'x');
     await press('Confirm address');
     expect(screen.getByRole('alert')).toHaveTextContent('Enter the full delivery address.');
@@ -128,5 +135,47 @@ describe('ShareLocationPage', () => {
     await press('Try again');
     expect(await screen.findByRole('alert')).toHaveTextContent('the link may have expired');
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('before its scripts run, offers the address form and says the position needs JavaScript', () => {
+    const html = renderToString(
+      <StaticRouter location={`/share-location/${token}`}>
+        <Routes>
+          <Route path="/share-location/*" element={<ShareLocationPage />} />
+        </Routes>
+      </StaticRouter>,
+    );
+    document.body.innerHTML = html;
+    expect(screen.getByRole('button', { name: 'Share my location' })).toBeDisabled();
+    expect(screen.getByText(/Sharing your device’s position needs JavaScript/)).toBeInTheDocument();
+    const form = screen.getByLabelText('Delivery address', { selector: 'textarea' }).closest('form')!;
+    expect(form).toHaveAttribute('method', 'post');
+    expect(form).toHaveAttribute('action', '/api/share-location');
+    expect(new FormData(form).get('token')).toBe(token);
+    document.body.innerHTML = '';
+  });
+
+  it('once hydrated, the position button works and the note is gone', () => {
+    renderAt(`/share-location/${token}`);
+    expect(screen.getByRole('button', { name: 'Share my location' })).toBeEnabled();
+    expect(screen.queryByText(/needs JavaScript/)).toBeNull();
+  });
+
+  it('shows the thanks after a native post of the address was saved', () => {
+    renderAt(`/share-location/${token}`, { form: 'share-location', outcome: 'shared', address: '12 Canal Street' });
+    expect(screen.getByRole('heading', { name: 'Thank you!' })).toBeInTheDocument();
+    expect(screen.getByText('12 Canal Street')).toBeInTheDocument();
+  });
+
+  it('gives the address back, with the reason, after a native post was refused', () => {
+    const returned = {
+      form: 'share-location',
+      outcome: 'refused',
+      message: 'Enter the full delivery address.',
+      address: '12',
+    } as const;
+    renderAt(`/share-location/${token}`, returned);
+    expect(screen.getByLabelText('Delivery address')).toHaveValue('12');
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter the full delivery address.');
   });
 });

@@ -1,35 +1,51 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { shareLocation as copy } from '../content/share-location.content.ts';
+import type { FormOutcome, ShareLocationOutcome } from '@gift/content';
+import { useActionData } from '@gift/router';
+import { useHydrated } from '@gift/ui';
+import { shareLocation as copy, shareLocationEndpoint } from '../content/share-location.content.ts';
 import { useLocationShare, type Position, type SharedLocation } from './use-location-share.ts';
 import styles from './share-location.module.css';
 
 const mapsUrl = ({ latitude, longitude }: Position) =>
   `https://www.google.com/maps/search/?api=1&query=${latitude.toFixed(6)},${longitude.toFixed(6)}`;
 
-function AddressForm({ onSubmit, onUseLocation }: { onSubmit: (address: string) => void; onUseLocation: () => void }) {
-  const [address, setAddress] = useState('');
-  const [error, setError] = useState('');
+interface AddressFormProps {
+  token: string;
+  onSubmit: (address: string) => void;
+  onUseLocation?: () => void;
+  /** What a native post of this form came back with: the address as typed, and why it was not saved. */
+  returned?: { address: string; error: string };
+}
+
+/**
+ * The address, typed. It posts natively (the token in a hidden field) before the page's scripts run or without
+ * them, and the API answers on this page; once hydrated it checks the address here and sends it with `fetch`.
+ */
+function AddressForm({ token, onSubmit, onUseLocation, returned }: AddressFormProps) {
+  const [error, setError] = useState(returned?.error ?? '');
   const id = useId();
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (address.trim().length < 5) {
+    const address = String(new FormData(event.currentTarget).get('address') ?? '').trim();
+    if (address.length < 5) {
       setError(copy.problems.addressTooShort);
       return;
     }
-    onSubmit(address.trim());
+    onSubmit(address);
   };
   return (
-    <form onSubmit={submit} noValidate>
+    <form method="post" action={shareLocationEndpoint} onSubmit={submit} noValidate>
+      <input type="hidden" name="token" value={token} />
       <div className={styles.field}>
         <label htmlFor={`${id}-address`}>{copy.addressLabel}</label>
         <textarea
           id={`${id}-address`}
+          name="address"
           rows={3}
           autoComplete="street-address"
-          value={address}
+          defaultValue={returned?.address}
           aria-describedby={`${id}-hint ${id}-error`}
           aria-invalid={error ? true : undefined}
-          onChange={(event) => setAddress(event.target.value)}
         />
         <span id={`${id}-hint`} className={styles.hint}>
           {copy.addressHint}
@@ -42,12 +58,20 @@ function AddressForm({ onSubmit, onUseLocation }: { onSubmit: (address: string) 
         <button type="submit" className={styles.primary}>
           {copy.actions.confirmAddress}
         </button>
-        <button type="button" className={styles.secondary} onClick={onUseLocation}>
-          {copy.actions.useLocation}
-        </button>
+        {onUseLocation && (
+          <button type="button" className={styles.secondary} onClick={onUseLocation}>
+            {copy.actions.useLocation}
+          </button>
+        )}
       </div>
     </form>
   );
+}
+
+/** Why a natively posted address was not saved, in the page's words. */
+function returnedAddress(outcome: ShareLocationOutcome | undefined) {
+  if (!outcome || outcome.outcome === 'shared') return undefined;
+  return { address: outcome.address, error: outcome.message ?? copy.problems.notSaved };
 }
 
 function describe(location: SharedLocation) {
@@ -58,7 +82,14 @@ function describe(location: SharedLocation) {
 
 /** Every state of the share: start, locating, found, address, sending, shared, and each problem. */
 export function ShareLocationFlow({ token }: { token: string }) {
-  const { state, locate, send, typeAddress, restart } = useLocationShare(token);
+  const actionData = useActionData<FormOutcome>();
+  const outcome = actionData?.form === 'share-location' ? actionData : undefined;
+  const returned = returnedAddress(outcome);
+  const { state, locate, send, typeAddress, restart } = useLocationShare(
+    token,
+    outcome?.outcome === 'shared' ? { step: 'shared', location: { address: outcome.address } } : undefined,
+  );
+  const hydrated = useHydrated();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Each new step is announced by moving focus to its heading.
@@ -75,14 +106,21 @@ export function ShareLocationFlow({ token }: { token: string }) {
   switch (state.step) {
     case 'start':
       return (
-        <div className={styles.actions}>
-          <button type="button" className={styles.primary} onClick={locate}>
-            {copy.actions.locate}
-          </button>
-          <button type="button" className={styles.secondary} onClick={typeAddress}>
-            {copy.actions.typeAddress}
-          </button>
-        </div>
+        <>
+          <div className={styles.actions}>
+            {/* The device's position needs the page's scripts; until they run, the page says so. */}
+            <button type="button" className={styles.primary} onClick={locate} disabled={!hydrated}>
+              {copy.actions.locate}
+            </button>
+          </div>
+          {/* The visitor may have opened it before hydration: the browser's open state is the truth. */}
+          <details className={styles.disclosure} open={Boolean(returned)} suppressHydrationWarning>
+            <summary className={styles.secondary}>{copy.actions.typeAddress}</summary>
+            <AddressForm token={token} returned={returned} onSubmit={(address) => send({ address })} />
+          </details>
+          {/* Last, so that nothing a visitor may be pressing moves when it goes away at hydration. */}
+          {!hydrated && <p className={styles.hint}>{copy.positionNeedsScripts}</p>}
+        </>
       );
     case 'locating':
       return (
@@ -117,7 +155,7 @@ export function ShareLocationFlow({ token }: { token: string }) {
       return (
         <div className={styles.panel}>
           {heading(copy.actions.typeAddress)}
-          <AddressForm onSubmit={(address) => send({ address })} onUseLocation={locate} />
+          <AddressForm token={token} onSubmit={(address) => send({ address })} onUseLocation={locate} />
         </div>
       );
     case 'sending':

@@ -50,9 +50,12 @@ export function problemOf(error: GeolocationPositionError): Problem {
   return 'unavailable';
 }
 
-/** The recipient's journey: locate (or type an address), check, confirm, and send it to the API. */
-export function useLocationShare(token: string) {
-  const [state, dispatch] = useReducer(shareReducer, { step: 'start' });
+/**
+ * The recipient's journey: locate (or type an address), check, confirm, and send it to the API. `initial` is where
+ * a native post of the address form left it.
+ */
+export function useLocationShare(token: string, initial: ShareState = { step: 'start' }) {
+  const [state, dispatch] = useReducer(shareReducer, initial);
 
   const locate = useCallback(() => {
     if (typeof navigator === 'undefined' || !('geolocation' in navigator)) {

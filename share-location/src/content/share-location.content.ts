@@ -15,6 +15,8 @@ export const shareLocation = {
   found: (accuracy: number) => `We found you, accurate to about ${Math.round(accuracy)} m.`,
   addressLabel: 'Delivery address',
   addressHint: 'Street and number, postcode and city.',
+  positionNeedsScripts:
+    'Sharing your device’s position needs JavaScript, which has not run on this page. You can type your address instead.',
   sending: 'Saving your location…',
   toast: 'Delivery location shared with the sender.',
   shared: {
@@ -35,6 +37,7 @@ export const shareLocation = {
     refused: 'We could not save your location: the link may have expired. Ask the sender for a new link.',
     unreachable: 'We could not reach our server. Check your connection and try again.',
     addressTooShort: 'Enter the full delivery address.',
+    notSaved: 'We could not save your address just now. Please try again in a moment.',
   },
 };
 

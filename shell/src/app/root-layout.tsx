@@ -1,6 +1,7 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { documentTitle, notFoundMetadata } from '@gift/content';
+import { ActionDataContext } from '@gift/router';
 import { useDocumentMetadata } from './document-metadata.ts';
 import { Footer } from './footer.tsx';
 import { useHashScroll } from './hash-scroll.ts';
@@ -16,8 +17,10 @@ import styles from './root-layout.module.css';
 
 const mainId = 'main';
 
-export function RootLayout() {
-  const { pathname } = useLocation();
+export function RootLayout({ actionData }: { actionData?: unknown }) {
+  const { pathname, key } = useLocation();
+  // A native post's outcome belongs to the page it redirected to, not to pages visited after it.
+  const [landedOn] = useState(key);
   const route = routeFor(pathname);
   const page = useSettledPage(route);
   const pending = useNavigationPending();
@@ -25,9 +28,10 @@ export function RootLayout() {
   useHashScroll();
   useDocumentMetadata({ title, description, path: pathname });
   usePrefetchOnIntent();
-  // Tells tests and tools that the page is interactive (hydrated, or rendered in the browser).
+  // Tells tests and tools that the page is interactive (hydrated, or rendered in the browser), and when.
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
+    performance.mark('hydrated');
   }, []);
 
   return (
@@ -40,7 +44,9 @@ export function RootLayout() {
       {!(route?.ownHeader && page?.ok !== false) && <Header />}
       <main id={mainId} className={styles.main} tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
-          <Outlet />
+          <ActionDataContext value={key === landedOn ? actionData : undefined}>
+            <Outlet />
+          </ActionDataContext>
           <ScrollRestoration />
         </Suspense>
       </main>

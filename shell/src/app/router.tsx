@@ -6,12 +6,13 @@ import { RootLayout } from './root-layout.tsx';
 
 /**
  * The site's one route table: each page comes from its own remote, on demand (see page-source.ts). The browser
- * renders it in BrowserSiteRouter, the prerenderer in a StaticRouter.
+ * renders it in BrowserSiteRouter, the prerenderer in a StaticRouter. `actionData` is what a native form post
+ * came back with, for the page the visitor landed on (see `useActionData`).
  */
-export function SiteRoutes() {
+export function SiteRoutes({ actionData }: { actionData?: unknown }) {
   return (
     <Routes>
-      <Route element={<RootLayout />}>
+      <Route element={<RootLayout actionData={actionData} />}>
         {pageRoutes.map((route) => (
           <Route key={route.path} path={route.path} element={<RemotePage key={route.path} route={route} />} />
         ))}

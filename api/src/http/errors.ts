@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FormOutcome } from '@gift/content';
+import { isFormPost, redirectWithOutcome } from './form-posts.ts';
+
+function fieldOf(error: FastifyError): string | null {
+  const [first] = error.validation ?? [];
+  if (!first) return null;
+  const params = first.params as { missingProperty?: string; additionalProperty?: string };
+  return params.missingProperty ?? params.additionalProperty ?? (first.instancePath.replace(/^\//, '') || null);
+}
+
+const known: Record<string, { status: number; error: string; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    error: 'Unsupported Media Type',
+    message: 'Send the request as JSON (Content-Type: application/json).',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'Payload Too Large', message: 'The request body is too large.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'Bad Request', message: 'The request body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'Bad Request', message: 'The request body is not valid JSON.' },
+};
+
+/** What the client did wrong, as the API answers it; undefined for a failure on our side. */
+export function clientError(
+  error: FastifyError,
+): { status: number; error: string; field?: string | null; message: string } | undefined {
+  if (error.validation) {
+    const field = fieldOf(error);
+    const message =
+      error.validation[0]?.keyword === 'additionalProperties'
+        ? `Unknown field: ${field}.`
+        : `Invalid ${field ?? 'request body'}: ${error.message}`;
+    return { status: 400, error: 'Bad Request', field, message };
+  }
+  const found = error.code ? known[error.code] : undefined;
+  if (found) return found;
+  const status = error.statusCode ?? 500;
+  return status < 500 ? { status, error: 'Bad Request', message: error.message } : undefined;
+}
+
+/** Every error of the API: a clear 4xx for what the client did, a logged 500 without details for the rest. */
+export function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const refused = clientError(error);
+  if (refused) {
+    const { status, ...body } = refused;
+    return reply.code(status).send(body);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ error: 'Internal Server Error', message: 'Something went wrong on our side.' });
+}
+
+/**
+ * A route's error handler that answers a refused native form post on the form's page (Post/Redirect/Get) with the
+ * API's message and what was typed; `answer` says which page and outcome. Everything else as `apiErrorHandler`.
+ */
+export function formAwareErrors(
+  answer: (request: FastifyRequest, message: string) => { page: string; outcome: FormOutcome },
+) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const refused = clientError(error);
+    if (refused && isFormPost(request)) {
+      const { page, outcome } = answer(request, refused.message);
+      return redirectWithOutcome(request, reply, page, outcome);
+    }
+    return apiErrorHandler(error, request, reply);
+  };
+}
