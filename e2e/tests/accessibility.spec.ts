@@ -1,17 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { violations } from '../axe.ts';
 import { exampleShareLink as shareLink, examplePagePaths } from '../example-pages.ts';
 import { expect, test } from './support.ts';
-
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** Every WCAG 2.2 AA violation axe finds in the page as it is now, one line each, so a failure names them. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  return results.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} (${violation.help})`),
-  );
-}
 
 async function open(page: Page, path: string) {
   await page.goto(path);
@@ -75,6 +65,22 @@ test.describe('axe in every state', () => {
     await page.getByLabel('Reason for Deleting').fill('Testing the form.');
     await page.getByRole('button', { name: 'Submit Request' }).click();
     await expect(page.locator('p[role="status"]')).toHaveText('Something went wrong. Please try again later.');
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('deletion form: as a native post came back, the message and the fields given back', async ({
+    page,
+    baseURL,
+  }) => {
+    // Posted as the page's form is without scripts; the answer's cookies land in this page's context.
+    await page.request.post('/api/delete-account', {
+      form: { name: 'Ann Lee', email: 'ann@example.com', reason: '' },
+      headers: { Origin: baseURL! },
+      maxRedirects: 0,
+    });
+    await open(page, '/delete-account');
+    await expect(page.locator('p[role="status"]')).toHaveText('Please fill in all fields.');
+    await expect(page.getByLabel('Full Name')).toHaveValue('Ann Lee');
     expect(await violations(page)).toEqual([]);
   });
 

@@ -1,8 +1,14 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import Slider, { type Settings } from 'react-slick';
 import { usePrefersReducedMotion } from '@gift/ui';
 import styles from './auto-carousel.module.css';
 import { useResponsiveSettings } from './responsive-settings.ts';
+
+/** Whether the pause checkbox the server rendered was pressed before the page's scripts ran. */
+function pressedBeforeHydration(checkboxId: string): true | null {
+  if (typeof document === 'undefined') return null;
+  return (document.getElementById(checkboxId) as HTMLInputElement | null)?.checked ? true : null;
+}
 
 interface AutoCarouselProps {
   label: string;
@@ -19,26 +25,13 @@ interface AutoCarouselProps {
  */
 export function AutoCarousel({ label, settings, className, controlClassName, children }: AutoCarouselProps) {
   const reducedMotion = usePrefersReducedMotion();
-  const pause = useRef<HTMLInputElement>(null);
-  // The visitor's own choice, once they have made one; until then reduced motion decides.
-  const choice = useRef<boolean | null>(null);
-  // Unknown until hydrated: nothing moves before the checkbox has been read.
-  const [paused, setPaused] = useState<boolean | null>(null);
-  const playing = paused === false;
+  const id = useId();
+  // The visitor's own choice, once they have made one (pressed before hydration: the checkbox was checked);
+  // until then reduced motion decides. Read as React first renders, so the slider mounts as it will stay.
+  const [choice, setChoice] = useState<boolean | null>(() => pressedBeforeHydration(`${id}-pause`));
+  const playing = !(choice ?? reducedMotion);
   const responsive = useResponsiveSettings(settings);
   const slider = useRef<Slider>(null);
-
-  // Checked before hydration: the visitor pressed pause while the page was loading.
-  useEffect(() => {
-    if (pause.current?.checked) choice.current = true;
-  }, []);
-
-  useEffect(() => {
-    const box = pause.current;
-    if (!box) return;
-    box.checked = choice.current ?? reducedMotion;
-    setPaused(box.checked);
-  }, [reducedMotion]);
 
   // The autoplay prop alone cannot resume react-slick once paused; slickPlay can.
   useEffect(() => {
@@ -58,13 +51,11 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
       </Slider>
       <label className={[styles.control, controlClassName].filter(Boolean).join(' ')}>
         <input
-          ref={pause}
+          id={`${id}-pause`}
           type="checkbox"
           className={styles.pause}
-          onChange={(event) => {
-            choice.current = event.target.checked;
-            setPaused(event.target.checked);
-          }}
+          checked={!playing}
+          onChange={(event) => setChoice(event.target.checked)}
         />
         <span aria-hidden="true">❚❚</span>
         Pause<span className="visually-hidden"> {label}</span>
