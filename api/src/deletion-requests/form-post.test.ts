@@ -105,6 +105,20 @@ describe('the deletion form posted natively', () => {
     });
   });
 
+  it('applies the per-address limit to form posts too, giving back what was typed', async () => {
+    await app.close();
+    ({ app } = await testApi(db, { perIpPoints: 1 }));
+    await formPost(validBody);
+    const response = await formPost({ ...validBody, email: 'bob@example.com' });
+    expect(response.statusCode).toBe(303);
+    expect(outcomeOf(response)).toMatchObject({
+      outcome: 'refused',
+      message: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/),
+      values: { email: 'bob@example.com' },
+    });
+    expect(await countRows(db)).toBe(1);
+  });
+
   it('says the request could not be stored, and gives back what was typed, when the database is down', async () => {
     await db.destroy();
     const response = await formPost(validBody);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paths, type DeletionFormOutcome, type DeletionFormValues } from '@gift/content';
 import type { ApiConfig } from '../config.ts';
-import { formAwareErrors } from '../http/errors.ts';
+import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
 import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
 import { emailFingerprint, isValidEmail, maxEmailLength, normalizeEmail } from './email.ts';
@@ -31,6 +31,11 @@ const typedValues = (body: unknown): DeletionFormValues => {
     reason: typedText(fields.reason, limits.reason),
   };
 };
+
+const refusedOnPage: RefusedOnPage = (request, message) => ({
+  page: paths.deleteAccount,
+  outcome: { form: 'delete-account', outcome: 'refused', message, values: typedValues(request.body) },
+});
 
 const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: DeletionFormOutcome) =>
   redirectWithOutcome(request, reply, paths.deleteAccount, outcome);
@@ -72,21 +77,8 @@ export function deletionRequestRoutes(
       schema: { body: bodySchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
       // A form post is counted against its address once read, whatever its shape, so that it can be given back.
-      preValidation: async (request, reply) => {
-        if (!isFormPost(request)) return;
-        const retryAfter = await perIp.consume(request.ip);
-        if (retryAfter === undefined) return;
-        await answerForm(request, reply, {
-          form: 'delete-account',
-          outcome: 'refused',
-          message: tooManyRequestsMessage(retryAfter),
-          values: typedValues(request.body),
-        });
-      },
-      errorHandler: formAwareErrors((request, message) => ({
-        page: paths.deleteAccount,
-        outcome: { form: 'delete-account', outcome: 'refused', message, values: typedValues(request.body) },
-      })),
+      preValidation: limitFormPosts(perIp, refusedOnPage),
+      errorHandler: formAwareErrors(refusedOnPage),
     },
     async (request, reply) => {
       const form = isFormPost(request);

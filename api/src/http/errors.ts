@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
 import { isFormPost, redirectWithOutcome } from './form-posts.ts';
+import { tooManyRequestsMessage } from './guards.ts';
 
 function fieldOf(error: FastifyError): string | null {
   const [first] = error.validation ?? [];
@@ -49,19 +50,37 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   return reply.code(500).send({ error: 'Internal Server Error', message: 'Something went wrong on our side.' });
 }
 
+/** Where a refused native form post is answered, and with what: its page, the message and what was typed. */
+export type RefusedOnPage = (request: FastifyRequest, message: string) => { page: string; outcome: FormOutcome };
+
 /**
  * A route's error handler that answers a refused native form post on the form's page (Post/Redirect/Get) with the
- * API's message and what was typed; `answer` says which page and outcome. Everything else as `apiErrorHandler`.
+ * API's message and what was typed. Everything else as `apiErrorHandler`.
  */
-export function formAwareErrors(
-  answer: (request: FastifyRequest, message: string) => { page: string; outcome: FormOutcome },
-) {
+export function formAwareErrors(refusedOnPage: RefusedOnPage) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const refused = clientError(error);
     if (refused && isFormPost(request)) {
-      const { page, outcome } = answer(request, refused.message);
+      const { page, outcome } = refusedOnPage(request, refused.message);
       return redirectWithOutcome(request, reply, page, outcome);
     }
     return apiErrorHandler(error, request, reply);
+  };
+}
+
+/**
+ * A route's preValidation hook that counts a native form post against its client address once its fields are read
+ * (postGuard leaves it out), whatever their shape, so that a refusal can give them back on the page.
+ */
+export function limitFormPosts(
+  limiter: { consume: (key: string) => Promise<number | undefined> },
+  refusedOnPage: RefusedOnPage,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isFormPost(request)) return;
+    const retryAfter = await limiter.consume(request.ip);
+    if (retryAfter === undefined) return;
+    const { page, outcome } = refusedOnPage(request, tooManyRequestsMessage(retryAfter));
+    await redirectWithOutcome(request, reply, page, outcome);
   };
 }

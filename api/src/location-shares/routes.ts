@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paths, type ShareLocationOutcome } from '@gift/content';
 import type { ApiConfig } from '../config.ts';
-import { formAwareErrors } from '../http/errors.ts';
+import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
 import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
 import { locationShares, type SharedLocation } from './repository.ts';
@@ -44,6 +44,11 @@ const typedAddress = (body: unknown) =>
 const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: ShareLocationOutcome) =>
   redirectWithOutcome(request, reply, pageOf(request.body), outcome);
 
+const refusedOnPage: RefusedOnPage = (request, message) => ({
+  page: pageOf(request.body),
+  outcome: { form: 'share-location', outcome: 'refused', message, address: typedAddress(request.body) },
+});
+
 interface Body {
   token: string;
   position?: { latitude: number; longitude: number; accuracy: number };
@@ -61,22 +66,8 @@ export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: 
     {
       schema: { body: bodySchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.shareLocation }),
-      preValidation: async (request, reply) => {
-        if (!isFormPost(request)) return;
-        const retryAfter = await perIp.consume(request.ip);
-        if (retryAfter === undefined) return;
-        const message = tooManyRequestsMessage(retryAfter);
-        await answerForm(request, reply, {
-          form: 'share-location',
-          outcome: 'refused',
-          message,
-          address: typedAddress(request.body),
-        });
-      },
-      errorHandler: formAwareErrors((request, message) => ({
-        page: pageOf(request.body),
-        outcome: { form: 'share-location', outcome: 'refused', message, address: typedAddress(request.body) },
-      })),
+      preValidation: limitFormPosts(perIp, refusedOnPage),
+      errorHandler: formAwareErrors(refusedOnPage),
     },
     async (request, reply) => {
       const form = isFormPost(request);
