@@ -28,12 +28,11 @@ test.describe('prerendered pages', () => {
       expect(html).toContain('<html lang="en">');
       expect(html).toContain(heading.replace('&', '&amp;'));
       expect(html).toMatch(/<link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css"/);
-      // Scripts start after the page has painted, all at once: the shell's, the remote's entry and the page's chunks.
-      const boot = html.match(/<script defer src="\/boot\.js" data-entry="([^"]+)" data-preload="([^"]+)">/);
-      expect(boot?.[1]).toMatch(/^\/assets\/.+\.js$/);
-      expect(boot?.[2]).toMatch(/\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
-      expect(boot?.[2]).toMatch(/\/remotes\/[a-z-]+\/assets\/.+\.js/);
-      expect(html).not.toContain('<script type="module"');
+      // Scripts start while the HTML is parsed: the shell's entry, and every chunk it and the page need, preloaded.
+      expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/);
+      expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
+      expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/remotes\/[a-z-]+\/assets\/[^"]+\.js"/);
+      expect(html).not.toContain('boot.js');
       expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
       expect(html.match(/<title>/g)).toHaveLength(1);
       for (const tag of ['name="description"', 'property="og:title"', 'property="og:image"', 'name="twitter:card"']) {
@@ -41,6 +40,33 @@ test.describe('prerendered pages', () => {
       }
     });
   }
+
+  test('the HTML names every script a page runs to hydrate, and the manifest it was served with', async ({
+    page,
+    request,
+  }) => {
+    for (const path of ['/', '/privacy', '/delete-account']) {
+      const html = await (await request.get(path)).text();
+      const listed = new Set(
+        [...html.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g)].map(
+          (match) => match[1]!,
+        ),
+      );
+      const manifest = JSON.parse(html.match(/<script type="application\/json" id="remotes-manifest">([^<]+)</)![1]!);
+      expect(manifest).toEqual(await (await request.get('/remotes.json')).json());
+
+      const requested: string[] = [];
+      page.on('request', (sent) => {
+        if (sent.resourceType() === 'script' || sent.resourceType() === 'fetch') requested.push(sent.url());
+      });
+      await page.goto(path);
+      await expect(page.locator('html[data-ready="true"]')).toBeAttached();
+      // Nothing waited to be discovered by another script: no chain of round trips before the page answers.
+      const unlisted = requested.map((url) => url.replace(new URL(url).origin, '')).filter((url) => !listed.has(url));
+      expect(unlisted, path).toEqual([]);
+      page.removeAllListeners('request');
+    }
+  });
 
   test('hydrate without a mismatch: no console error or warning, and the server-rendered nodes are kept', async ({
     page,

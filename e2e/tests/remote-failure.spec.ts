@@ -40,7 +40,7 @@ test('a remote that never answers times out into the unavailable state', async (
 });
 
 test('a broken manifest leaves the shell working with every remote route unavailable', async ({ page }) => {
-  await page.route('**/remotes.json', (route) => route.fulfill({ status: 200, body: '{ not json' }));
+  await changeManifest(page, () => '{ not json');
   await page.goto('/terms');
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
   await expect(page.getByRole('banner')).toBeVisible();

@@ -63,9 +63,29 @@ export async function settledScrollY(page: Page): Promise<number> {
 }
 
 /** Serves the remotes manifest with some entries changed, as after a deploy or a tampered manifest. */
-export async function changeManifest(page: Page, change: (manifest: Record<string, string>) => Record<string, string>) {
+export async function changeManifest(
+  page: Page,
+  change: (manifest: Record<string, string>) => Record<string, string> | string,
+) {
+  const changed = (manifest: Record<string, string>) => {
+    const result = change(manifest);
+    return typeof result === 'string' ? result : JSON.stringify(result);
+  };
   await page.route('**/remotes.json', async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, json: change((await response.json()) as Record<string, string>) });
+    await route.fulfill({ response, body: changed((await response.json()) as Record<string, string>) });
   });
+  // Each page carries the manifest it was served with: the same change there.
+  await page.route(
+    (url) => !/\.[a-z0-9]+$/i.test(url.pathname) && !url.pathname.startsWith('/api/'),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        /(<script type="application\/json" id="remotes-manifest">)([^<]*)(<\/script>)/,
+        (_all, open: string, json: string, close: string) => `${open}${changed(JSON.parse(json))}${close}`,
+      );
+      await route.fulfill({ response, body: html });
+    },
+  );
 }

@@ -20,6 +20,13 @@ export const remoteEntryFile = 'remoteEntry.js';
 /** Path the site serves the remotes manifest at: `{ "<remote name>": "<entry URL>" }`. */
 export const manifestPath = '/remotes.json';
 
+/** Id of the element in which the server sends the manifest with each page, as JSON. */
+export const manifestElementId = 'remotes-manifest';
+
+/** The manifest as an element of a page's head; `<` is escaped so that no value can end the element early. */
+export const manifestElement = (manifest: RemotesManifest) =>
+  `<script type="application/json" id="${manifestElementId}">${JSON.stringify(manifest).replace(/</g, '\\u003c')}</script>`;
+
 export type RemotesManifest = Partial<Record<RemoteName, string>>;
 
 export function isRemoteName(name: string): name is RemoteName {

@@ -9,10 +9,23 @@ import { remoteEntryFile, remoteServedAt, remotes, ssrOutDir, type RemoteName } 
 /** The modules host and remotes share as one copy each: one React, one router, one store. */
 export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
+  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
   '@gift/router': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
   zustand: { singleton: true, requiredVersion: '^5.0.0' },
   '@gift/store': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
+};
+
+/**
+ * Small modules every page needs at start, in one chunk instead of one request each: the federation runtime's
+ * helpers and, in a remote, the wrappers that read the host's shared modules.
+ */
+const startupChunk = {
+  codeSplitting: {
+    groups: [
+      { name: 'federation', test: /node_modules[\\/].*@module-federation[\\/]|__loadShare__|^\0rolldown[\\/]runtime/ },
+    ],
+  },
 };
 
 // Vite 8 resolves some CommonJS packages differently in tests; this keeps one router copy there too.
@@ -81,7 +94,17 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
           name,
           filename: remoteEntryFile,
           exposes,
-          shared: sharedSingletons,
+          // In the composed site the shell always provides these (eagerly): a remote's build consumes them and
+          // ships no copy of its own, so it has no fallback chunks to fetch. Its dev server runs alone and keeps them.
+          shared:
+            command === 'build'
+              ? Object.fromEntries(
+                  Object.entries(sharedSingletons).map(([name, config]) => [
+                    name,
+                    { ...config, import: false as const },
+                  ]),
+                )
+              : sharedSingletons,
           dts: false,
           // mf-manifest.json lists each exposed module's JS and CSS: prerendered pages preload them.
           manifest: true,
@@ -93,9 +116,15 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
       ],
       resolve: { conditions: resolveConditions },
       server: { port: remotes[name].devPort, strictPort: true, origin: `http://localhost:${remotes[name].devPort}` },
-      preview: { port: remotes[name].devPort, strictPort: true },
       // Images stay files the browser fetches and caches, not text inside the page's JavaScript.
-      build: { target: 'es2022', cssCodeSplit: true, assetsInlineLimit: 0 },
+      build: {
+        target: 'es2022',
+        cssCodeSplit: true,
+        assetsInlineLimit: 0,
+        // Only what the shell loads: the remote entry and the exposed pages. The standalone page is for the dev
+        // server; building it too would split every module the two share into chunks of their own.
+        rolldownOptions: { input: {}, output: startupChunk },
+      },
     };
   };
 }
@@ -109,7 +138,10 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
       federation({
         name: 'shell',
         remotes: {},
-        shared: sharedSingletons,
+        // The host's copies are in its own first chunks (eager): no request chain after the runtime starts.
+        shared: Object.fromEntries(
+          Object.entries(sharedSingletons).map(([name, config]) => [name, { ...config, eager: true }]),
+        ),
         // Load a remote's entry only when one of its routes is visited.
         shareStrategy: 'loaded-first',
         dts: false,
@@ -120,6 +152,7 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
       ...extraPlugins,
     ],
     resolve: { conditions: resolveConditions },
-    build: { target: 'es2022' },
+    // The build manifest tells the page server every chunk the shell needs at start, to preload them all at once.
+    build: { target: 'es2022', manifest: true, rolldownOptions: { output: startupChunk } },
   };
 }

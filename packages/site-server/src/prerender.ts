@@ -86,22 +86,52 @@ export interface RenderedPage {
   entry?: string;
 }
 
+/** A chunk of a Vite build manifest (`dist/.vite/manifest.json`). */
+interface ViteManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+/**
+ * Every chunk the shell runs before it can render anything: its entry's static imports, and the federation
+ * runtime's own entries (host init, shared modules, the host's container), which the runtime imports one after
+ * the other at start. Preloaded together, they arrive in one round of requests instead of a chain of them.
+ */
+export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  for (const key of Object.keys(manifest)) {
+    if (key === 'index.html' || key.startsWith('virtual:mf')) visit(key);
+  }
+  return [...files].filter((file) => file.endsWith('.js')).map((file) => `/${file}`);
+}
+
 /**
  * Renders pages of the composed site to HTML documents: the shell's routes from its server build, each page from
- * its remote's server build, in the shell's HTML with the page's metadata, its remote's CSS, and boot.js, which
- * requests the shell's chunks, the remote's entry and the page's chunks together once the page has painted.
+ * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head lists
+ * every script the page runs at start (the shell's, the remote's entry, the page's chunks) as module preloads,
+ * so that the browser fetches them all while it parses the HTML and paints, in parallel and without a chain.
  */
 export async function createPageRenderer(options: { root: string; remotesDir?: string }) {
   const { root, remotesDir } = options;
   const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
   const shell = (await importFresh(shellServerBuild(root))) as ShellServerBuild;
 
-  // The shell's own entry and chunks, which Vite links from the head: boot.js requests them after first paint.
+  // The shell's entry, which Vite's HTML names (the federation plugin writes it, outside the build manifest).
   const shellEntry = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
-  const shellPreloads = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
-    (match) => match[1]!,
-  );
   if (!shellEntry) throw new Error("shell/dist/index.html has no module script: is the shell's build complete?");
+  const shellChunks = shellStartupChunks(
+    JSON.parse(readFileSync(join(root, 'shell', 'dist', '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      ViteManifestChunk
+    >,
+  );
   const lean = template
     .replace(/<script type="module" crossorigin src="[^"]+"><\/script>\s*/, '')
     .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '')
@@ -113,11 +143,14 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const attributes = Object.entries(rootAttributes)
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
-    const boot = `<script defer src="/boot.js" data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
-      [...shellPreloads, ...preloads].join(' '),
-    )}"></script>`;
+    const scripts = [
+      `<script type="module" crossorigin src="${escapeAttribute(shellEntry)}"></script>`,
+      ...[...new Set([...shellChunks, ...preloads])].map(
+        (href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}" />`,
+      ),
+    ];
     return lean
-      .replace('</head>', `  ${[earlyScriptTag, ...head, boot].join('\n    ')}\n  </head>`)
+      .replace('</head>', `  ${[earlyScriptTag, ...head, ...scripts].join('\n    ')}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
   };
 

@@ -22,7 +22,7 @@ import {
   withoutTrailingSlash,
   type PageRoute,
 } from '@gift/content';
-import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+import { manifestElement, manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { apiPlugin, clearOutcome, httpServerOptions, readOutcome, type ApiConfig, type Db } from 'api';
 import {
   createPageRenderer,
@@ -195,10 +195,16 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     }
     return renderer.made;
   };
-  const renderOnRequest = async (route: PageRoute, path: string, request: FastifyRequest, actionData?: unknown) => {
+  const renderOnRequest = async (
+    route: PageRoute,
+    path: string,
+    request: FastifyRequest,
+    manifest: RemotesManifest,
+    actionData?: unknown,
+  ) => {
     try {
       const made = await pageRenderer();
-      return (await made?.renderPage(route, path, await readManifest(), actionData))?.document;
+      return (await made?.renderPage(route, path, manifest, actionData))?.document;
     } catch (error) {
       // The browser can still render the page: a server-side failure must never cost the visitor the page.
       request.log.error({ err: error, path: route.path }, 'Rendering a page on the server failed');
@@ -211,29 +217,23 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
    * page rendered now for addresses that vary, or with the outcome of a native form post; otherwise the shell's
    * HTML, whose router renders it in the browser.
    */
-  const pageHtml = async (key: string, request: FastifyRequest, formOutcome?: unknown) => {
-    if (formOutcome !== undefined) {
-      const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
-      const rendered = route && (await renderOnRequest(route, key, request, formOutcome));
-      if (rendered) return withSiteUrl(rendered, request);
+  const pageHtml = async (key: string, request: FastifyRequest, manifest: RemotesManifest, formOutcome?: unknown) => {
+    const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
+    if (formOutcome !== undefined && route) {
+      const rendered = await renderOnRequest(route, key, request, manifest, formOutcome);
+      if (rendered) return rendered;
     }
     const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
-    if (page && (!page.remote || (await readManifest())[page.remote] === page.entry)) {
-      return withSiteUrl(prerenderedHtml(page.file), request);
-    }
-    const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
+    if (page && (!page.remote || manifest[page.remote] === page.entry)) return prerenderedHtml(page.file);
     if (route && !prerenderedRoutes.some((prerendered) => prerendered.path === route.path)) {
-      const rendered = await renderOnRequest(route, key, request);
-      if (rendered) return withSiteUrl(rendered, request);
+      const rendered = await renderOnRequest(route, key, request, manifest);
+      if (rendered) return rendered;
     }
     // Rendered in the browser: the head still names the page for search engines and link previews.
     const metadata = route
       ? { title: route.title, description: route.description, path: key }
       : { ...notFoundMetadata, path: key };
-    return withSiteUrl(
-      indexHtml().replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder)),
-      request,
-    );
+    return indexHtml().replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder));
   };
 
   const sendPage = async (path: string, request: FastifyRequest, reply: FastifyReply) => {
@@ -243,12 +243,18 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     // the visitor typed.
     const formOutcome = found ? readOutcome(request) : undefined;
     if (formOutcome) clearOutcome(request, reply, key);
+    // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
+    const manifest = await readManifest();
+    const html = withSiteUrl(await pageHtml(key, request, manifest, formOutcome), request).replace(
+      '</head>',
+      `${manifestElement(manifest)}</head>`,
+    );
     return reply
       .code(found ? 200 : 404)
       .header('Cache-Control', formOutcome ? 'no-store' : revalidate)
       .header('Vary', 'Cookie')
       .type('text/html; charset=utf-8')
-      .send(await pageHtml(key, request, formOutcome));
+      .send(html);
   };
 
   app.get('/robots.txt', (request, reply) =>

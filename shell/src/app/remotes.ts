@@ -1,5 +1,12 @@
 import { loadRemote, registerRemotes } from '@module-federation/runtime';
-import { isRemoteName, manifestPath, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import {
+  isRemoteName,
+  manifestElementId,
+  manifestPath,
+  remotes,
+  type RemoteName,
+  type RemotesManifest,
+} from '@gift/federation';
 import type { ComponentType } from 'react';
 
 export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'refused' | 'failed' };
@@ -51,10 +58,8 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   });
 }
 
-async function fetchManifest(): Promise<RemotesManifest> {
-  const response = await withTimeout(fetch(manifestPath, { cache: 'no-store' }), 'The remotes manifest');
-  if (!response.ok) throw new Error(`The remotes manifest answered HTTP ${response.status}`);
-  const data: unknown = await response.json();
+/** The remotes a manifest names, with anything that is not a known remote's entry URL left out. */
+function toManifest(data: unknown): RemotesManifest {
   if (typeof data !== 'object' || data === null) throw new Error('The remotes manifest is not a JSON object');
   const entries = Object.entries(data).filter(
     (entry): entry is [RemoteName, string] => isRemoteName(entry[0]) && typeof entry[1] === 'string',
@@ -62,7 +67,32 @@ async function fetchManifest(): Promise<RemotesManifest> {
   return Object.fromEntries(entries);
 }
 
+async function fetchManifest(): Promise<RemotesManifest> {
+  const response = await withTimeout(fetch(manifestPath, { cache: 'no-store' }), 'The remotes manifest');
+  if (!response.ok) throw new Error(`The remotes manifest answered HTTP ${response.status}`);
+  return toManifest(await response.json());
+}
+
+/**
+ * The manifest the server sent inside the page, as it was when it sent it: the page's own remote loads without
+ * asking for the manifest first. Read once; a retry asks the server again.
+ */
+function manifestInPage(): RemotesManifest | undefined {
+  const element = document.getElementById(manifestElementId);
+  if (!element?.textContent) return undefined;
+  element.remove();
+  try {
+    return toManifest(JSON.parse(element.textContent));
+  } catch {
+    return undefined;
+  }
+}
+
 function readManifest(fresh: boolean): Promise<RemotesManifest> {
+  if (!manifest && !fresh) {
+    const inPage = manifestInPage();
+    if (inPage) manifest = Promise.resolve(inPage);
+  }
   if (!manifest || fresh) {
     manifest = fetchManifest();
     manifest.catch(() => (manifest = undefined));

@@ -1,0 +1,107 @@
+/**
+ * From first paint to interactive, on the phone profile (Lighthouse's mobile preset through CDP): every route is
+ * loaded RUNS times (5 by default) in a fresh context; per route the median first contentful paint, the median
+ * time the page hydrated (the shell's `hydrated` mark), the gap between them, and the scripts the page requested
+ * before any interaction (until the network was quiet after hydration) with their compressed bytes. Exits 1 when a
+ * median misses its budget by more than the noise margin. `ROUTES=/,/vendor` picks routes.
+ */
+import { chromium, type Browser, type Request } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../chromium.ts';
+import { examplePagePaths } from '../example-pages.ts';
+import { firstContentfulPaint, phonePage, untilHydrated } from '../phone.ts';
+import { startSite, waitFor } from './site.ts';
+
+const port = Number(process.env.INTERACTIVE_PORT ?? 4340);
+const base = `http://127.0.0.1:${port}`;
+const runs = Number(process.env.RUNS ?? 5);
+const only = process.env.ROUTES?.split(',');
+const routes = examplePagePaths.filter((path) => !only || only.includes(path));
+
+/** Budgets from issue 15, and how far a median may miss one before the run fails (run-to-run noise here). */
+export const budgets = {
+  gapMs: { max: 1000, margin: 150 },
+  homeScriptRequests: { max: 12, margin: 0 },
+  homeScriptKiB: { max: 120, margin: 0 },
+};
+
+interface Load {
+  fcpMs: number;
+  hydratedMs: number;
+  scripts: number;
+  scriptKiB: number;
+}
+
+async function load(browser: Browser, path: string): Promise<Load> {
+  const page = await phonePage(browser);
+  const scripts: Request[] = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request);
+  });
+  try {
+    await page.goto(base + path, { waitUntil: 'commit' });
+    const fcpMs = await firstContentfulPaint(page);
+    await untilHydrated(page);
+    const hydratedMs = await page.evaluate(() => performance.getEntriesByName('hydrated')[0]?.startTime ?? NaN);
+    // What the page fetches by itself once hydrated (code that waits for idle time or for the first frame).
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(1000);
+    const sizes = await Promise.all(scripts.map(async (request) => (await request.sizes()).responseBodySize));
+    const scriptKiB = sizes.reduce((total, size) => total + size, 0) / 1024;
+    return { fcpMs, hydratedMs, scripts: scripts.length, scriptKiB };
+  } finally {
+    await page.context().close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+async function main() {
+  const site = startSite(port);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const misses: string[] = [];
+  try {
+    await waitFor(`${base}/remotes.json`);
+    console.log(
+      `\nFirst paint to interactive, phone profile (4x CPU, 150 ms, 1.6 Mbit/s), median of ${runs}, ${new Date().toISOString()}`,
+    );
+    console.log('| route                                 | FCP ms | hydrated ms | gap ms | scripts | JS KiB |');
+    console.log('| ------------------------------------- | ------ | ----------- | ------ | ------- | ------ |');
+    for (const path of routes) {
+      const loads: Load[] = [];
+      for (let run = 0; run < runs; run++) loads.push(await load(browser, path));
+      const fcp = median(loads.map((one) => one.fcpMs));
+      const hydrated = median(loads.map((one) => one.hydratedMs));
+      const gap = median(loads.map((one) => one.hydratedMs - one.fcpMs));
+      const scripts = median(loads.map((one) => one.scripts));
+      const kib = median(loads.map((one) => one.scriptKiB));
+      console.log(
+        `| ${path.padEnd(37)} | ${Math.round(fcp).toString().padStart(6)} | ${Math.round(hydrated).toString().padStart(11)} | ${Math.round(gap).toString().padStart(6)} | ${String(scripts).padStart(7)} | ${kib.toFixed(1).padStart(6)} |`,
+      );
+      if (gap > budgets.gapMs.max + budgets.gapMs.margin) {
+        misses.push(`${path}: first paint to hydrated ${Math.round(gap)} ms > ${budgets.gapMs.max} ms`);
+      }
+      if (path === '/' && scripts > budgets.homeScriptRequests.max) {
+        misses.push(`/: ${scripts} script requests > ${budgets.homeScriptRequests.max}`);
+      }
+      if (path === '/' && kib > budgets.homeScriptKiB.max) {
+        misses.push(`/: ${kib.toFixed(1)} KiB of JavaScript > ${budgets.homeScriptKiB.max} KiB`);
+      }
+    }
+  } finally {
+    await browser.close();
+    site.kill('SIGTERM');
+  }
+  console.log(
+    `Budgets (noise margin): first paint to hydrated <= ${budgets.gapMs.max} ms (±${budgets.gapMs.margin}); on /: <= ${budgets.homeScriptRequests.max} script requests, <= ${budgets.homeScriptKiB.max} KiB of compressed JavaScript`,
+  );
+  if (misses.length) {
+    console.log(`\n${misses.length} budget(s) missed:\n${misses.map((line) => `- ${line}`).join('\n')}`);
+    process.exit(1);
+  }
+}
+
+await main();
