@@ -28,11 +28,13 @@ test.describe('prerendered pages', () => {
       expect(html).toContain('<html lang="en">');
       expect(html).toContain(heading.replace('&', '&amp;'));
       expect(html).toMatch(/<link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css"/);
-      // Scripts start while the HTML is parsed: the shell's entry, and every chunk it and the page need, preloaded.
-      expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/);
-      expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
-      expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/remotes\/[a-z-]+\/assets\/[^"]+\.js"/);
-      expect(html).not.toContain('boot.js');
+      // Scripts start once the page has painted, all at once: the shell's entry, and every chunk it and the page
+      // run at start (the remote's entry among them).
+      const start = html.match(/<script data-entry="([^"]+)" data-preload="([^"]+)">/);
+      expect(start?.[1]).toMatch(/^\/assets\/[^"]+\.js$/);
+      expect(start?.[2]).toMatch(/\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
+      expect(start?.[2]).toMatch(/\/remotes\/[a-z-]+\/assets\/[^ ]+\.js/);
+      expect(html).not.toContain('<script type="module"');
       expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
       expect(html.match(/<title>/g)).toHaveLength(1);
       for (const tag of ['name="description"', 'property="og:title"', 'property="og:image"', 'name="twitter:card"']) {
@@ -47,11 +49,8 @@ test.describe('prerendered pages', () => {
   }) => {
     for (const path of ['/', '/privacy', '/delete-account']) {
       const html = await (await request.get(path)).text();
-      const listed = new Set(
-        [...html.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="([^"]+)"/g)].map(
-          (match) => match[1]!,
-        ),
-      );
+      const start = html.match(/<script data-entry="([^"]+)" data-preload="([^"]+)">/);
+      const listed = new Set([start?.[1], ...(start?.[2] ?? '').split(' ')]);
       const manifest = JSON.parse(html.match(/<script type="application\/json" id="remotes-manifest">([^<]+)</)![1]!);
       expect(manifest).toEqual(await (await request.get('/remotes.json')).json());
 

@@ -1,4 +1,4 @@
-import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useEffect, useState, type ReactNode } from 'react';
 
 import type * as AnimatedPartsModule from './animated-parts.tsx';
 
@@ -66,7 +66,9 @@ export function PageMotion({ children }: { children: ReactNode }) {
     const page = new AbortController();
     whenMotionNeeded(page.signal)
       .then(() => import('./animated-parts.tsx'))
-      .then((loaded) => page.signal.aborted || setParts(loaded))
+      // Swapping in the animated parts re-renders the whole page: in a transition React does it in slices, so a
+      // tap or a scroll in the meantime is answered at once instead of after one long task.
+      .then((loaded) => page.signal.aborted || startTransition(() => setParts(loaded)))
       // The still parts stay: the animated content is shown as it is without JavaScript.
       .catch(() => (document.documentElement.dataset.motion = 'unavailable'));
     return () => page.abort();

@@ -20,7 +20,7 @@ import {
   type RemoteName,
   type RemotesManifest,
 } from '@gift/federation';
-import { earlyScriptTag } from './early-script.ts';
+import { earlyScriptTag, startScript } from './early-script.ts';
 
 /** The shell's server build, which renders the routes. */
 export const shellServerBuild = (root: string) => join(root, 'shell', ssrOutDir, 'prerender.js');
@@ -144,10 +144,9 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
     const scripts = [
-      `<script type="module" crossorigin src="${escapeAttribute(shellEntry)}"></script>`,
-      ...[...new Set([...shellChunks, ...preloads])].map(
-        (href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}" />`,
-      ),
+      `<script data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
+        [...new Set([...shellChunks, ...preloads])].join(' '),
+      )}">${startScript}</script>`,
     ];
     return lean
       .replace('</head>', `  ${[earlyScriptTag, ...head, ...scripts].join('\n    ')}\n  </head>`)

@@ -1,7 +1,7 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paths } from '@gift/content';
-import { earlyScriptSource } from './early-script.ts';
+import { earlyScriptSource, startScriptSource } from './early-script.ts';
 
 /**
  * Helmet settings for every response. Scripts only from this origin and the configured remote origins, and
@@ -13,7 +13,7 @@ export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", earlyScriptSource, ...remoteOrigins],
+        scriptSrc: ["'self'", earlyScriptSource, startScriptSource, ...remoteOrigins],
         styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
         imgSrc: ["'self'", 'data:', ...remoteOrigins],
         fontSrc: ["'self'"],
