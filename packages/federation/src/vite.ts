@@ -16,6 +16,10 @@ export const sharedSingletons = {
   '@gift/store': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
 };
 
+/** The shared singletons, each with `extra` added to its settings. */
+const sharedWith = <T extends object>(extra: T) =>
+  Object.fromEntries(Object.entries(sharedSingletons).map(([name, config]) => [name, { ...config, ...extra }]));
+
 /**
  * Small modules every page needs at start, in one chunk instead of one request each: the federation runtime's
  * helpers and, in a remote, the wrappers that read the host's shared modules.
@@ -96,15 +100,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
           exposes,
           // In the composed site the shell always provides these (eagerly): a remote's build consumes them and
           // ships no copy of its own, so it has no fallback chunks to fetch. Its dev server runs alone and keeps them.
-          shared:
-            command === 'build'
-              ? Object.fromEntries(
-                  Object.entries(sharedSingletons).map(([name, config]) => [
-                    name,
-                    { ...config, import: false as const },
-                  ]),
-                )
-              : sharedSingletons,
+          shared: command === 'build' ? sharedWith({ import: false as const }) : sharedSingletons,
           dts: false,
           // mf-manifest.json lists each exposed module's JS and CSS: prerendered pages preload them.
           manifest: true,
@@ -139,9 +135,7 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
         name: 'shell',
         remotes: {},
         // The host's copies are in its own first chunks (eager): no request chain after the runtime starts.
-        shared: Object.fromEntries(
-          Object.entries(sharedSingletons).map(([name, config]) => [name, { ...config, eager: true }]),
-        ),
+        shared: sharedWith({ eager: true }),
         // Load a remote's entry only when one of its routes is visited.
         shareStrategy: 'loaded-first',
         dts: false,
