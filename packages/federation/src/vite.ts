@@ -141,6 +141,8 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
         dts: false,
         manifest: false,
         experiments: { provideExternalRuntime: true },
+        // Remotes are named by their entry URLs, never by an mf-manifest: the runtime needs no snapshot support (1.3 KiB).
+        disableSnapshot: true,
       }) as PluginOption,
       precompress(),
       ...extraPlugins,
