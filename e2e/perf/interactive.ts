@@ -23,7 +23,7 @@ const routes = examplePagePaths.filter((path) => !only || only.includes(path));
  */
 export const budgets = {
   gapMs: { max: 1400, margin: 150, goal: 1000 },
-  homeScriptRequests: { max: 16, margin: 0, goal: 12 },
+  homeScriptRequests: { max: 17, margin: 0, goal: 12 },
   homeScriptKiB: { max: 135, margin: 0, goal: 120 },
 };
 

@@ -35,9 +35,9 @@ export const budgets = {
   accessibility: { min: 100, margin: 0 },
   bestPractices: { min: 100, margin: 0 },
   seo: { min: 100, margin: 0 },
-  lcpMs: { max: 1200, margin: 150, goal: 1200 },
+  lcpMs: { max: 1200, margin: 300, goal: 1200 },
   /** Of the best run. */
-  tbtMs: { max: 50, margin: 50, goal: 50 },
+  tbtMs: { max: 50, margin: 75, goal: 50 },
   cls: { max: 0.01, margin: 0.02, goal: 0.01 },
   /** Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing. */
   homeScriptKiB: { max: 135, margin: 0, goal: 120 },
@@ -49,7 +49,7 @@ export const budgets = {
  */
 const homeBudgets = {
   performance: { min: 92, margin: 2, goal: 99 },
-  tbtMs: { max: 250, margin: 50, goal: 50 },
+  tbtMs: { max: 250, margin: 100, goal: 50 },
 };
 
 const budgetsFor = (path: string) => (path === '/' ? { ...budgets, ...homeBudgets } : budgets);
@@ -272,7 +272,7 @@ async function main() {
   const margins = Object.entries(budgets)
     .map(([name, budget]) => `${name} ${'min' in budget ? `>= ${budget.min}` : `<= ${budget.max}`} (±${budget.margin})`)
     .join(', ');
-  console.log(`\nBudgets (noise margin): ${margins}; on /: Performance >= 92 (±2), TBT <= 250 (±50)`);
+  console.log(`\nBudgets (noise margin): ${margins}; on /: Performance >= 92 (±2), TBT <= 250 (±100)`);
   if (goals.length) console.log(`\nIssue 15's goals not met yet:\n${goals.map((line) => `- ${line}`).join('\n')}`);
   if (failures.length) {
     console.log(`\n${failures.length} budget(s) missed:\n${failures.map((line) => `- ${line}`).join('\n')}`);

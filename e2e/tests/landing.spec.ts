@@ -187,8 +187,11 @@ test.describe('landing page', () => {
     await page.mouse.move(640, 400);
     await page.mouse.wheel(0, 300);
     await expect.poll(() => animationCode.length).toBe(1);
-    await highlight.scrollIntoViewIfNeeded();
-    await expect(highlight).toHaveCSS('opacity', '1');
+    // The still highlight is swapped for the animated one in a transition: scroll to whichever is there.
+    await expect(async () => {
+      await highlight.scrollIntoViewIfNeeded({ timeout: 1000 });
+      await expect(highlight).toHaveCSS('opacity', '1', { timeout: 1000 });
+    }).toPass();
   });
 
   test('when the animation code cannot load, the highlights are shown where they would have slid in', async ({

@@ -16,10 +16,6 @@ export const sharedSingletons = {
   '@gift/store': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
 };
 
-/** The shared singletons, each with `extra` added to its settings. */
-const sharedWith = <T extends object>(extra: T) =>
-  Object.fromEntries(Object.entries(sharedSingletons).map(([name, config]) => [name, { ...config, ...extra }]));
-
 /**
  * Small modules every page needs at start, in one chunk instead of one request each: the federation runtime's
  * helpers and, in a remote, the wrappers that read the host's shared modules.
@@ -98,9 +94,11 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
           name,
           filename: remoteEntryFile,
           exposes,
-          // In the composed site the shell always provides these (eagerly): a remote's build consumes them and
-          // ships no copy of its own, so it has no fallback chunks to fetch. Its dev server runs alone and keeps them.
-          shared: command === 'build' ? sharedWith({ import: false as const }) : sharedSingletons,
+          // Remotes keep their own copies as fallbacks, never fetched in the composed site (the shell provides every
+          // shared module eagerly). Consuming them with `import: false` dropped those files but made the plugin
+          // infer which exports are used, and under load it sometimes finished before framer-motion's modules were
+          // parsed and left out exports they import (a build that failed one time in eight here).
+          shared: sharedSingletons,
           dts: false,
           // mf-manifest.json lists each exposed module's JS and CSS: prerendered pages preload them.
           manifest: true,
@@ -135,7 +133,9 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
         name: 'shell',
         remotes: {},
         // The host's copies are in its own first chunks (eager): no request chain after the runtime starts.
-        shared: sharedWith({ eager: true }),
+        shared: Object.fromEntries(
+          Object.entries(sharedSingletons).map(([name, config]) => [name, { ...config, eager: true }]),
+        ),
         // Load a remote's entry only when one of its routes is visited.
         shareStrategy: 'loaded-first',
         dts: false,

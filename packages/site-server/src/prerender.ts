@@ -47,7 +47,7 @@ interface ShellServerBuild {
 }
 
 interface FederationManifest {
-  exposes: { path: string; assets: { js: { sync: string[] }; css: { sync: string[] } } }[];
+  exposes: { path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[] } } }[];
 }
 
 /** Pages whose content depends on the address alone; a share link's token and a confirmation fragment do not. */
@@ -184,7 +184,13 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       'data-remote-entry': entry,
       ...(actionData === undefined ? {} : { 'data-action-data': JSON.stringify(actionData) }),
     };
-    const document = toDocument(html, head, rootAttributes, [entry, ...(assets?.js.sync ?? []).map((js) => base + js)]);
+    // The page's chunks, and the wrappers through which the remote reads the shell's shared modules: the manifest
+    // lists those as loaded on demand, but every page of the remote asks for them as it starts.
+    const startup = [
+      ...(assets?.js.sync ?? []),
+      ...(assets?.js.async ?? []).filter((js) => js.includes('__loadShare__')),
+    ];
+    const document = toDocument(html, head, rootAttributes, [entry, ...startup.map((js) => base + js)]);
     return { document, status: rendered.status, entry } satisfies RenderedPage;
   }
 
