@@ -22,7 +22,7 @@ const routes = examplePagePaths.filter((path) => !only || only.includes(path));
  * has been reached from getting worse; `goal` is issue 15's, printed while it is not met.
  */
 export const budgets = {
-  gapMs: { max: 1400, margin: 150, goal: 1000 },
+  gapMs: { max: 1500, margin: 150, goal: 1000 },
   homeScriptRequests: { max: 17, margin: 0, goal: 12 },
   homeScriptKiB: { max: 135, margin: 0, goal: 120 },
 };
