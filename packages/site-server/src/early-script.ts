@@ -9,8 +9,10 @@ export const earlyScript =
   "document.addEventListener('click',function(e){var m=e.target.closest&&e.target.closest('[popover]');" +
   "if(m&&e.target.closest('a')&&m.matches(':popover-open'))m.hidePopover()})";
 
-/** The Content-Security-Policy source that allows exactly this inline script and no other. */
-export const earlyScriptSource = `'sha256-${createHash('sha256').update(earlyScript).digest('base64')}'`;
+/** The Content-Security-Policy source that allows exactly one inline script and no other. */
+const inlineScriptSource = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+
+export const earlyScriptSource = inlineScriptSource(earlyScript);
 
 export const earlyScriptTag = `<script>${earlyScript}</script>`;
 
@@ -28,4 +30,4 @@ export const startScript =
   "var m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=d.entry;f.appendChild(m);" +
   'document.head.appendChild(f)};requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,3000)';
 
-export const startScriptSource = `'sha256-${createHash('sha256').update(startScript).digest('base64')}'`;
+export const startScriptSource = inlineScriptSource(startScript);

@@ -90,7 +90,6 @@ export interface RenderedPage {
 interface ViteManifestChunk {
   file: string;
   imports?: string[];
-  dynamicImports?: string[];
 }
 
 /**
@@ -114,9 +113,9 @@ export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>):
 
 /**
  * Renders pages of the composed site to HTML documents: the shell's routes from its server build, each page from
- * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head lists
- * every script the page runs at start (the shell's, the remote's entry, the page's chunks) as module preloads,
- * so that the browser fetches them all while it parses the HTML and paints, in parallel and without a chain.
+ * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head names
+ * every script the page runs at start (the shell's, the remote's entry, the page's chunks) to the start script,
+ * which requests them all at once after the first paint, in parallel and without a chain.
  */
 export async function createPageRenderer(options: { root: string; remotesDir?: string }) {
   const { root, remotesDir } = options;
@@ -143,13 +142,11 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const attributes = Object.entries(rootAttributes)
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
-    const scripts = [
-      `<script data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
-        [...new Set([...shellChunks, ...preloads])].join(' '),
-      )}">${startScript}</script>`,
-    ];
+    const start = `<script data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
+      [...new Set([...shellChunks, ...preloads])].join(' '),
+    )}">${startScript}</script>`;
     return lean
-      .replace('</head>', `  ${[earlyScriptTag, ...head, ...scripts].join('\n    ')}\n  </head>`)
+      .replace('</head>', `  ${[earlyScriptTag, ...head, start].join('\n    ')}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
   };
 
