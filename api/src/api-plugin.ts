@@ -7,11 +7,13 @@ import { deletionRequestRoutes } from './deletion-requests/routes.ts';
 import { apiErrorHandler } from './http/errors.ts';
 import { formContentType, parseFormBody } from './http/form-posts.ts';
 import { healthRoutes } from './health/routes.ts';
+import { textFormats } from './http/text-formats.ts';
 import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
 const ajv = new Ajv({ coerceTypes: false, allErrors: false, removeAdditional: false, useDefaults: false });
+for (const [name, { pattern }] of Object.entries(textFormats)) ajv.addFormat(name, pattern);
 
 /** The API under `/api`: mounted by the site server, or run on its own by `main.ts`. */
 export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; config: ApiConfig }) {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { processSecret } from './deletion-requests/email.ts';
 
 /** Every setting comes from the environment; the README lists them with these defaults. */
 export interface ApiConfig {
@@ -30,6 +31,17 @@ export interface ApiConfig {
   outboxIntervalMs: number;
   /** Longest a client may take to send one whole request (slow bodies are cut off with 408). */
   requestTimeoutMs: number;
+  /**
+   * Which X-Forwarded-For hops to believe: false (none: the socket's address is the client), a number of proxies in
+   * front, or their addresses (comma-separated IPs or CIDRs). Never "every hop", which anyone could fake.
+   */
+  trustProxy: false | number | string;
+  /** Key of the hash that stands for an email address in the logs. */
+  logHashSecret: string;
+  /** Days a shared location is kept after its last update. */
+  locationRetentionDays: number;
+  /** New share-link tokens one client may store a day. */
+  locationNewTokensPerDay: number;
 }
 
 function integer(value: string | undefined, fallback: number): number {
@@ -37,6 +49,28 @@ function integer(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`Expected a whole number, got "${value}"`);
   return parsed;
+}
+
+/** TRUST_PROXY: unset, "false" or 0 trusts no hop; a number trusts that many proxies; otherwise their addresses. */
+export function readTrustProxy(value: string | undefined): false | number | string {
+  const setting = (value ?? '').trim();
+  if (setting === '' || setting === 'false' || setting === '0') return false;
+  if (setting === 'true') {
+    throw new Error(
+      'TRUST_PROXY=true would believe any X-Forwarded-For a client makes up: set the number of proxies in front ' +
+        '(TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24).',
+    );
+  }
+  if (/^\d+$/.test(setting)) return Number(setting);
+  return setting;
+}
+
+/** A setting production cannot run without; elsewhere `fallback` stands in. */
+function required(env: NodeJS.ProcessEnv, name: string, fallback: string, why: string): string {
+  const value = env[name];
+  if (value) return value;
+  if (env.NODE_ENV === 'production') throw new Error(`${name} must be set in production: ${why}`);
+  return fallback;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ApiConfig {
@@ -56,12 +90,26 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     },
     deadlineDays: integer(env.DELETION_DEADLINE_DAYS, 30),
     logLevel: env.LOG_LEVEL ?? 'info',
-    siteUrl: (env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${env.PORT ?? 4173}`).replace(/\/+$/, ''),
+    siteUrl: required(
+      env,
+      'PUBLIC_SITE_URL',
+      `http://127.0.0.1:${env.PORT ?? 4173}`,
+      'links in emails and pages name the site by it, never by a request header.',
+    ).replace(/\/+$/, ''),
     confirmationTtlHours: integer(env.CONFIRMATION_TTL_HOURS, 24),
     unverifiedPurgeDays: integer(env.UNVERIFIED_PURGE_DAYS, 7),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Giftwell <no-reply@giftwell.example>',
     outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
     requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 10_000),
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
+    logHashSecret: required(
+      env,
+      'LOG_HASH_SECRET',
+      processSecret,
+      'it keys the hash that stands for email addresses in the logs.',
+    ),
+    locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
+    locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
   };
 }

@@ -31,3 +31,14 @@ export async function countRows(db: Db): Promise<number> {
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** The reference of the open request for an address: the API never tells a client, the database does. */
+export async function referenceOf(db: Db, email: string): Promise<string> {
+  const row = await db
+    .selectFrom('deletion_requests')
+    .select('reference')
+    .where('email', '=', email)
+    .orderBy('received_at', 'desc')
+    .executeTakeFirstOrThrow();
+  return row.reference;
+}

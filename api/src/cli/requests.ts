@@ -4,6 +4,8 @@ import { readConfig } from '../config.ts';
 import { openMigratedDatabase } from '../db/database.ts';
 import { requestStatuses, type RequestStatus } from '../db/schema.ts';
 import { deletionRequests, TransitionError, type DeletionRequest } from '../deletion-requests/repository.ts';
+import { withoutSecrets } from '../mail/secrets.ts';
+import { printable, printableJson } from './printable.ts';
 
 const usage = `Operators' tool for account deletion requests.
 
@@ -14,8 +16,8 @@ const usage = `Operators' tool for account deletion requests.
   pnpm --filter api requests complete <reference> [--note "..."]
   pnpm --filter api requests reject <reference> --note "why"
   pnpm --filter api requests export [--format csv|json] [--all]
-  pnpm --filter api requests outbox [--json]       emails queued and sent (newest first)
-  pnpm --filter api requests outbox <id>           one email as sent
+  pnpm --filter api requests outbox [--json]       emails queued and sent (newest first), links hidden
+  pnpm --filter api requests outbox <id>           one email as sent, its link hidden
   pnpm --filter api requests purge                 delete unconfirmed requests older than UNVERIFIED_PURGE_DAYS
 
 Options: --by <name> records who made a change (default: the system user).
@@ -39,7 +41,7 @@ function clock(since: string | null, deadlineDays: number) {
 }
 
 function csvCell(value: string | number): string {
-  const text = String(value);
+  const text = printable(String(value), { multiline: true });
   // Quote always; neutralise spreadsheet formulas in free text.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
@@ -100,7 +102,7 @@ async function main(argv: string[]) {
           ? `${request.verifiedAt.slice(0, 16)} (${clock(request.verifiedAt, config.deadlineDays)})`
           : 'not yet confirmed';
         console.log(
-          `${request.reference}  ${request.status.padEnd(11)}  ${received.padEnd(30)}  ${verified.padEnd(30)}  ${request.email}`,
+          `${request.reference}  ${request.status.padEnd(11)}  ${received.padEnd(30)}  ${verified.padEnd(30)}  ${printable(request.email)}`,
         );
       }
       return 0;
@@ -117,13 +119,13 @@ async function main(argv: string[]) {
           return 1;
         }
         console.log(
-          `To: ${email.to_address}\nSubject: ${email.subject}\nQueued: ${email.created_at}\nSent: ${email.sent_at ?? 'not yet'}\n\n${email.body_text}`,
+          `To: ${printable(email.to_address)}\nSubject: ${printable(email.subject)}\nQueued: ${email.created_at}\nSent: ${email.sent_at ?? 'not yet'}\n\n${printable(withoutSecrets(email.body_text), { multiline: true })}`,
         );
         return 0;
       }
       const emails = await db.selectFrom('email_outbox').selectAll().orderBy('id', 'desc').limit(200).execute();
       if (values.json) {
-        console.log(JSON.stringify(emails, null, 2));
+        console.log(printableJson(emails.map((email) => ({ ...email, body_text: withoutSecrets(email.body_text) }))));
         return 0;
       }
       if (emails.length === 0) console.log('The outbox is empty.');
@@ -131,10 +133,10 @@ async function main(argv: string[]) {
         const state = email.sent_at
           ? 'sent'
           : email.failed_at
-            ? `FAILED: ${email.last_error}`
+            ? `FAILED: ${printable(email.last_error ?? '')}`
             : `waiting (${email.attempts} tries)`;
         console.log(
-          `${String(email.id).padStart(5)}  ${email.created_at.slice(0, 16)}  ${state.padEnd(20)}  ${email.to_address}  ${email.subject}`,
+          `${String(email.id).padStart(5)}  ${email.created_at.slice(0, 16)}  ${state.padEnd(20)}  ${printable(email.to_address)}  ${printable(email.subject)}`,
         );
       }
       return 0;
@@ -148,11 +150,7 @@ async function main(argv: string[]) {
       const list = await requests.list({ openOnly: !values.all });
       if (values.format === 'json') {
         console.log(
-          JSON.stringify(
-            list.map((request) => ({ ...request, daysLeft: daysLeft(request, config.deadlineDays) })),
-            null,
-            2,
-          ),
+          printableJson(list.map((request) => ({ ...request, daysLeft: daysLeft(request, config.deadlineDays) }))),
         );
       } else if (values.format === 'csv') {
         process.stdout.write(toCsv(list, config.deadlineDays));
@@ -173,15 +171,20 @@ async function main(argv: string[]) {
         return 1;
       }
       const { events, ...fields } = request;
-      console.log({
+      const shown = {
         ...fields,
         daysLeftSinceReceived: daysLeft(request, config.deadlineDays),
         daysLeftSinceVerified: request.verifiedAt ? daysLeftSince(request.verifiedAt, config.deadlineDays) : null,
-      });
+      };
+      for (const [field, value] of Object.entries(shown)) {
+        const text = printable(String(value ?? '-'), { multiline: true }).replaceAll('\n', '\n    ');
+        console.log(`${`${field}:`.padEnd(23)} ${text}`);
+      }
       console.log('Audit trail:');
       for (const event of events) {
+        const note = event.note ? `: ${printable(event.note)}` : '';
         console.log(
-          `  ${event.at}  ${event.fromStatus ?? '-'} -> ${event.toStatus}  by ${event.actor}${event.note ? `: ${event.note}` : ''}`,
+          `  ${event.at}  ${event.fromStatus ?? '-'} -> ${event.toStatus}  by ${printable(event.actor)}${note}`,
         );
       }
       return 0;

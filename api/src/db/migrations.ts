@@ -1,4 +1,5 @@
-import { Migrator, PostgresAdapter, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { withoutSecrets } from '../mail/secrets.ts';
 import type { Database } from './schema.ts';
 
 const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -91,6 +92,30 @@ const migrations: Record<string, Migration> = {
         .on('email_outbox')
         .columns(['sent_at', 'next_attempt_at'])
         .execute();
+    },
+  },
+  '2026-11-23-01-hardening': {
+    async up(db: Kysely<unknown>) {
+      // When the last confirmation email was queued: the resend rule compares and sets it in one statement.
+      await db.schema.alterTable('deletion_requests').addColumn('confirmation_sent_at', 'varchar(32)').execute();
+      await sql`update deletion_requests set confirmation_sent_at =
+        (select max(created_at) from confirmation_tokens where confirmation_tokens.reference = deletion_requests.reference)`.execute(
+        db,
+      );
+      await db.schema
+        .createIndex('confirmation_tokens_reference')
+        .on('confirmation_tokens')
+        .columns(['reference', 'created_at'])
+        .execute();
+      await db.schema.createIndex('location_shares_shared_at').on('location_shares').column('shared_at').execute();
+      // Links in emails already sent are of no more use to anyone but whoever reads the table.
+      const sent = await sql<{ id: number; body_text: string }>`select id, body_text from email_outbox
+        where sent_at is not null or failed_at is not null`.execute(db);
+      for (const row of sent.rows) {
+        await sql`update email_outbox set body_text = ${withoutSecrets(row.body_text)} where id = ${row.id}`.execute(
+          db,
+        );
+      }
     },
   },
 };

@@ -28,6 +28,8 @@ export interface DeletionRequestTable {
   received_at: string;
   updated_at: string;
   verified_at: string | null;
+  /** When the last confirmation email was queued (the resend rule's clock). */
+  confirmation_sent_at: string | null;
   /** Equals `email` while the request is open, null once closed: a unique index keeps one open request per email. */
   open_email: string | null;
 }

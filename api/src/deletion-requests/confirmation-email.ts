@@ -1,19 +1,12 @@
-/** The one email a new deletion request sends: what was asked, the link, and what to do if it was not you. */
-export function confirmationEmail({
-  name,
-  reference,
-  link,
-  ttlMs,
-}: {
-  name: string;
-  reference: string;
-  link: string;
-  ttlMs: number;
-}) {
+/**
+ * The one email a new deletion request sends. Its address has not proved itself yet, so the email carries nothing
+ * the requester typed (no name, no reason): nobody can use the form to send words of their choosing to a stranger.
+ */
+export function confirmationEmail({ reference, link, ttlMs }: { reference: string; link: string; ttlMs: number }) {
   const hours = Math.round(ttlMs / 3_600_000);
   return {
     subject: `Confirm your account deletion request (${reference})`,
-    text: `Hello${name ? ` ${name}` : ''},
+    text: `Hello,
 
 We received a request to delete the account for this email address (reference ${reference}).
 

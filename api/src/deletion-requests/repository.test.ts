@@ -144,6 +144,68 @@ describe.each(backends)('confirmation by the owner of the address on %s', (_name
     await db.destroy();
   });
 
+  it('queues one more link, not several, when twenty repeats arrive at once after the last one aged', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now });
+    await requests.submit(request);
+    clock = new Date(clock.getTime() + 20 * 60_000);
+    const results = await Promise.all(Array.from({ length: 20 }, () => requests.submit(request)));
+    expect(results.filter((result) => result.emailed)).toHaveLength(1);
+    expect(await db.selectFrom('email_outbox').select('id').execute()).toHaveLength(2);
+    expect(await db.selectFrom('confirmation_tokens').select('token_hash').execute()).toHaveLength(2);
+    await db.destroy();
+  });
+
+  it('puts nothing the requester typed into the email to the unproven address', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const lure = 'Your account is locked.\nRestore it at https://evil.example/restore';
+    await deletionRequests(db, { now }).submit({ ...request, name: lure, reason: `Also: ${lure}` });
+    const [email] = await db.selectFrom('email_outbox').selectAll().execute();
+    expect(`${email!.subject}\n${email!.body_text}`).not.toMatch(/locked|evil\.example|Ann/);
+    expect(email!.body_text).toMatch(/^Hello,\n/);
+    await db.destroy();
+  });
+
+  it('keeps a request rejected while its owner confirms it: the confirmation loses and the link stays unused', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now });
+    const { reference } = await requests.submit(request);
+    const token = await emailedToken(db, reference);
+    const [confirmed] = await Promise.all([
+      requests.confirm(token),
+      requests.transition(reference, 'rejected', { actor: 'ops', note: 'fraud' }),
+    ]);
+    const stored = await requests.get(reference);
+    expect(stored?.status).toBe('rejected');
+    // Whichever came first, the trail is one chain of moves that ends rejected.
+    const moves = stored?.events.map((event) => `${event.fromStatus}>${event.toStatus}`);
+    expect(moves).toEqual(
+      confirmed.outcome === 'valid'
+        ? ['null>received', 'received>verified', 'verified>rejected']
+        : ['null>received', 'received>rejected'],
+    );
+    await db.destroy();
+  });
+
+  it('moves a request once when two operators move it at the same moment, and audits one move', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now });
+    const { reference } = await requests.submit(request);
+    await requests.confirm(await emailedToken(db, reference));
+    const moves = await Promise.allSettled([
+      requests.transition(reference, 'completed', { actor: 'ops-1' }),
+      requests.transition(reference, 'completed', { actor: 'ops-2' }),
+    ]);
+    expect(moves.filter((move) => move.status === 'fulfilled')).toHaveLength(1);
+    const events = (await requests.get(reference))?.events ?? [];
+    expect(events.filter((event) => event.toStatus === 'completed')).toHaveLength(1);
+    await db.destroy();
+  });
+
   it('purges unconfirmed requests after the set days, keeping nothing about them, and keeps confirmed ones', async () => {
     clock = new Date('2026-11-01T10:00:00.000Z');
     const db = await open();

@@ -86,26 +86,17 @@ const maxEmailsPerDay = 3;
 
 export class TransitionError extends Error {}
 
+/** A confirmation lost the race with an operator's move: it rolls back and changes nothing. */
+class StatusChanged extends Error {}
+
 /** The one seam to stored deletion requests. */
 export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
   const siteUrl = options.siteUrl ?? 'http://127.0.0.1:4173';
   const ttlMs = (options.confirmationTtlHours ?? 24) * 3_600_000;
 
-  async function findOpenByEmail(email: string) {
-    return db
-      .selectFrom('deletion_requests')
-      .select(['reference', 'status'])
-      .where('open_email', '=', email)
-      .executeTakeFirst();
-  }
-
   /** A fresh single-use link for `reference`, emailed through the outbox in the caller's transaction. */
-  async function sendConfirmation(
-    trx: Transaction<Database>,
-    request: { reference: string; email: string; name: string },
-    at: Date,
-  ) {
+  async function sendConfirmation(trx: Transaction<Database>, request: { reference: string; email: string }, at: Date) {
     const token = newToken();
     await trx
       .insertInto('confirmation_tokens')
@@ -117,23 +108,43 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
         used_at: null,
       })
       .execute();
-    const email = confirmationEmail({ ...request, link: `${siteUrl}/delete-account/confirm#token=${token}`, ttlMs });
+    const email = confirmationEmail({
+      reference: request.reference,
+      link: `${siteUrl}/delete-account/confirm#token=${token}`,
+      ttlMs,
+    });
     await queueEmail(trx, { ...email, to: request.email, reference: request.reference }, at);
   }
 
-  /** An unconfirmed request may get another link, but not more often than every 15 minutes nor 3 times a day. */
-  async function mayResend(reference: string, at: Date) {
-    const recent = await db
-      .selectFrom('email_outbox')
-      .select('created_at')
+  /**
+   * Claims the right to send an unconfirmed request another link: not within 15 minutes of the last one, nor more
+   * than 3 a day. One compare-and-set statement, so that requests arriving together claim it once: PostgreSQL
+   * re-checks the condition on the row a concurrent claim has just changed, and SQLite runs one writer at a time.
+   */
+  async function claimResend(trx: Transaction<Database>, reference: string, at: Date): Promise<boolean> {
+    const claimed = await trx
+      .updateTable('deletion_requests')
+      .set({ confirmation_sent_at: at.toISOString() })
       .where('reference', '=', reference)
-      .where('created_at', '>', new Date(at.getTime() - 86_400_000).toISOString())
-      .execute();
-    const latest = recent
-      .map((row) => row.created_at)
-      .sort()
-      .at(-1);
-    return recent.length < maxEmailsPerDay && (!latest || at.getTime() - Date.parse(latest) > resendAfterMs);
+      .where('status', '=', 'received')
+      .where((eb) =>
+        eb.or([
+          eb('confirmation_sent_at', 'is', null),
+          eb('confirmation_sent_at', '<', new Date(at.getTime() - resendAfterMs).toISOString()),
+        ]),
+      )
+      .where(
+        (eb) =>
+          eb
+            .selectFrom('confirmation_tokens')
+            .select(eb.fn.countAll().as('sent'))
+            .where('confirmation_tokens.reference', '=', reference)
+            .where('confirmation_tokens.created_at', '>', new Date(at.getTime() - 86_400_000).toISOString()),
+        '<',
+        maxEmailsPerDay,
+      )
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1;
   }
 
   async function checkToken(token: string, at: Date): Promise<TokenCheck> {
@@ -161,29 +172,36 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
      * Stores a request, or returns the open one for the same email. Resolves only once the row is committed.
      * `created` is false when an open request already existed.
      */
-    async submit(request: NewDeletionRequest): Promise<{ reference: string; created: boolean }> {
+    async submit(request: NewDeletionRequest): Promise<{ reference: string; created: boolean; emailed: boolean }> {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const existing = await findOpenByEmail(request.email);
-        if (existing) {
-          const when = now();
-          if (existing.status === 'received' && (await mayResend(existing.reference, when))) {
-            await db
-              .transaction()
-              .execute((trx) =>
-                sendConfirmation(
-                  trx,
-                  { reference: existing.reference, email: request.email, name: request.name },
-                  when,
-                ),
-              );
-          }
-          return { reference: existing.reference, created: false };
-        }
-        const reference = newReference();
         const when = now();
         const at = when.toISOString();
         try {
-          await db.transaction().execute(async (trx) => {
+          // One transaction that writes on both paths: a new request and a repeated one each wait for the same
+          // commit, so the time of the answer does not tell whether the address already had a request.
+          return await db.transaction().execute(async (trx) => {
+            const existing = await trx
+              .selectFrom('deletion_requests')
+              .select(['reference', 'status'])
+              .where('open_email', '=', request.email)
+              .executeTakeFirst();
+            if (existing) {
+              const emailed = existing.status === 'received' && (await claimResend(trx, existing.reference, when));
+              if (emailed) await sendConfirmation(trx, { reference: existing.reference, email: request.email }, when);
+              await trx
+                .insertInto('deletion_request_events')
+                .values({
+                  reference: existing.reference,
+                  from_status: existing.status,
+                  to_status: existing.status,
+                  note: emailed ? 'asked again: a new confirmation link was sent' : 'asked again: no new link yet',
+                  actor: 'web form',
+                  at,
+                })
+                .execute();
+              return { reference: existing.reference, created: false, emailed };
+            }
+            const reference = newReference();
             await trx
               .insertInto('deletion_requests')
               .values({
@@ -195,6 +213,7 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
                 received_at: at,
                 verified_at: null,
                 updated_at: at,
+                confirmation_sent_at: at,
                 open_email: request.email,
               })
               .execute();
@@ -202,9 +221,9 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
               .insertInto('deletion_request_events')
               .values({ reference, from_status: null, to_status: 'received', note: null, actor: 'web form', at })
               .execute();
-            await sendConfirmation(trx, { reference, email: request.email, name: request.name }, when);
+            await sendConfirmation(trx, { reference, email: request.email }, when);
+            return { reference, created: true, emailed: true };
           });
-          return { reference, created: true };
         } catch (error) {
           // A concurrent request for the same email won the race (or, rarely, the reference collided): look again.
           if (!isUniqueViolation(error)) throw error;
@@ -246,33 +265,43 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
       const at = now();
       const check = await checkToken(token, at);
       if (check.outcome !== 'valid') return check;
-      return db.transaction().execute(async (trx) => {
-        const used = await trx
-          .updateTable('confirmation_tokens')
-          .set({ used_at: at.toISOString() })
-          .where('token_hash', '=', hashToken(token))
-          .where('used_at', 'is', null)
-          .executeTakeFirst();
-        // Two presses racing: only one uses the token.
-        if (Number(used.numUpdatedRows) !== 1) return { outcome: 'used' } as const;
-        await trx
-          .updateTable('deletion_requests')
-          .set({ status: 'verified', verified_at: at.toISOString(), updated_at: at.toISOString() })
-          .where('reference', '=', check.reference)
-          .execute();
-        await trx
-          .insertInto('deletion_request_events')
-          .values({
-            reference: check.reference,
-            from_status: 'received',
-            to_status: 'verified',
-            note: 'confirmed from the emailed link',
-            actor: 'email owner',
-            at: at.toISOString(),
-          })
-          .execute();
-        return check;
-      });
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const used = await trx
+            .updateTable('confirmation_tokens')
+            .set({ used_at: at.toISOString() })
+            .where('token_hash', '=', hashToken(token))
+            .where('used_at', 'is', null)
+            .executeTakeFirst();
+          // Two presses racing: only one uses the token.
+          if (Number(used.numUpdatedRows) !== 1) return { outcome: 'used' } as const;
+          // Compare-and-set: a request rejected since the link was checked stays rejected.
+          const verified = await trx
+            .updateTable('deletion_requests')
+            .set({ status: 'verified', verified_at: at.toISOString(), updated_at: at.toISOString() })
+            .where('reference', '=', check.reference)
+            .where('status', '=', 'received')
+            .executeTakeFirst();
+          if (Number(verified.numUpdatedRows) !== 1) throw new StatusChanged();
+          await trx
+            .insertInto('deletion_request_events')
+            .values({
+              reference: check.reference,
+              from_status: 'received',
+              to_status: 'verified',
+              note: 'confirmed from the emailed link',
+              actor: 'email owner',
+              at: at.toISOString(),
+            })
+            .execute();
+          return check;
+        })
+        .catch((error: unknown) => {
+          // The token stays unused (the transaction rolled back); the request has moved on without it.
+          if (error instanceof StatusChanged) return { outcome: 'used' } as const;
+          throw error;
+        });
     },
 
     /** Deletes requests nobody confirmed within `days`, with their tokens, audit trail and emails. */
@@ -305,12 +334,16 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
           throw new TransitionError(`A ${row.status} request cannot become ${to}`);
         }
         const at = now().toISOString();
-        await trx
+        const moved = await trx
           .updateTable('deletion_requests')
           .set({ status: to, updated_at: at, open_email: openStatuses.includes(to) ? row.email : null })
           .where('reference', '=', reference)
           .where('status', '=', row.status)
-          .execute();
+          .executeTakeFirst();
+        // Someone else moved it between the read and the write: nothing is changed or audited twice.
+        if (Number(moved.numUpdatedRows) !== 1) {
+          throw new TransitionError(`${reference} was changed by someone else just now; look at it again`);
+        }
         await trx
           .insertInto('deletion_request_events')
           .values({ reference, from_status: row.status, to_status: to, note: note ?? null, actor, at })

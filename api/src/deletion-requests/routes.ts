@@ -4,7 +4,7 @@ import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
 import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
-import { emailFingerprint, isValidEmail, maxEmailLength, normalizeEmail } from './email.ts';
+import { emailFingerprinter, isValidEmail, mailboxKey, maxEmailLength, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
 
 export const limits = { name: 200, email: maxEmailLength, reason: 2000 } as const;
@@ -14,9 +14,9 @@ const bodySchema = {
   required: ['name', 'email', 'reason'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', maxLength: limits.name },
-    email: { type: 'string', maxLength: limits.email },
-    reason: { type: 'string', maxLength: limits.reason },
+    name: { type: 'string', maxLength: limits.name, format: 'single-line' },
+    email: { type: 'string', maxLength: limits.email, format: 'single-line' },
+    reason: { type: 'string', maxLength: limits.reason, format: 'text' },
   },
 } as const;
 
@@ -66,6 +66,7 @@ export function deletionRequestRoutes(
   const { rateLimit: limit } = config;
   const perIp = rateLimit('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
   const perEmail = rateLimit('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
+  const fingerprint = emailFingerprinter(config.logHashSecret);
 
   /**
    * One request, from the page's script (JSON, answered with JSON) or from the page's form posted natively
@@ -93,28 +94,24 @@ export function deletionRequestRoutes(
       if (!email) return refuse('email', 'Enter your email address.', 'missing-fields');
       if (!isValidEmail(email)) return refuse('email', 'Enter a valid email address.');
       if (!reason) return refuse('reason', 'Tell us why you are deleting your account.', 'missing-fields');
-      const retryAfter = await perEmail.consume(email);
+      const retryAfter = await perEmail.consume(mailboxKey(email));
       if (retryAfter !== undefined) {
         return form ? refuse('email', tooManyRequestsMessage(retryAfter)) : tooManyRequests(reply, retryAfter);
       }
 
-      let reference: string;
       try {
-        const submitted = await requests.submit({ name, email, reason });
-        reference = submitted.reference;
-        request.log.info(
-          { reference, created: submitted.created, email: emailFingerprint(email) },
-          'deletion request accepted',
-        );
+        const { reference, created, emailed } = await requests.submit({ name, email, reason });
+        request.log.info({ reference, created, emailed, email: fingerprint(email) }, 'deletion request accepted');
       } catch (error) {
         if (!form) throw error;
         request.log.error({ err: error }, 'a deletion request from the form could not be stored');
         return answerForm(request, reply, { form: 'delete-account', outcome: 'failed', values });
       }
       onQueued();
-      // The same answer whether the request is new, repeated, or for an address we do not know.
+      // The same answer whether the address is new, has a request open already, or has no account: no reference
+      // either (the email carries it), which would tell a stranger that two requests are the same one.
       if (form) return answerForm(request, reply, { form: 'delete-account', outcome: 'submitted' });
-      return reply.code(202).send({ reference, status: 'received' });
+      return reply.code(202).send({ status: 'received' });
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
 import { isFormPost, redirectWithOutcome } from './form-posts.ts';
 import { tooManyRequestsMessage } from './guards.ts';
+import { textFormats, type TextFormat } from './text-formats.ts';
 
 function fieldOf(error: FastifyError): string | null {
   const [first] = error.validation ?? [];
@@ -27,10 +28,15 @@ export function clientError(
 ): { status: number; error: string; field?: string | null; message: string } | undefined {
   if (error.validation) {
     const field = fieldOf(error);
+    const [first] = error.validation;
+    const format =
+      first?.keyword === 'format' ? textFormats[(first.params as { format: TextFormat }).format] : undefined;
     const message =
-      error.validation[0]?.keyword === 'additionalProperties'
+      first?.keyword === 'additionalProperties'
         ? `Unknown field: ${field}.`
-        : `Invalid ${field ?? 'request body'}: ${error.message}`;
+        : format
+          ? `Invalid ${field}: it ${format.message}.`
+          : `Invalid ${field ?? 'request body'}: ${error.message}`;
     return { status: 400, error: 'Bad Request', field, message };
   }
   const found = error.code ? known[error.code] : undefined;

@@ -28,7 +28,7 @@ const bodySchema = {
         accuracy: { type: 'number', minimum: 0, maximum: 100_000 },
       },
     },
-    address: { type: 'string', maxLength: addressMaxLength },
+    address: { type: 'string', maxLength: addressMaxLength, format: 'text' },
   },
 } as const;
 

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
@@ -55,6 +57,9 @@ describe('the email outbox', () => {
     const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
     expect(row.sent_at).not.toBeNull();
     expect(await deliverDueEmails(db, transport, 'x@example.com')).toEqual({ due: 0, sent: 0 });
+    // Sent, the link is no longer anyone's business but its reader's.
+    expect(row.body_text).toContain('https://gifts.example/delete-account/confirm#token=[hidden]');
+    expect(row.body_text).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
     await db.destroy();
   });
 
@@ -63,6 +68,9 @@ describe('the email outbox', () => {
     const transport = createTransport({ smtpUrl: undefined, dataDir });
     expect(transport.describe).toContain(`${dataDir}/outbox`);
     expect((await deliverDueEmails(db, transport, 'x@example.com')).sent).toBe(1);
+    expect(readdirSync(join(dataDir, 'outbox'))).toEqual(['000001.eml']);
+    const file = readFileSync(join(dataDir, 'outbox', '000001.eml'), 'utf8').replace(/=\r?\n/g, '');
+    expect(file).toMatch(/#token=3D[A-Za-z0-9_-]{43}/);
     await db.destroy();
   });
 
@@ -84,6 +92,7 @@ describe('the email outbox', () => {
     }
     const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
     expect(row.failed_at).not.toBeNull();
+    expect(row.body_text).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
     expect((await deliverDueEmails(db, failing, 'x@example.com', new Date('2027-01-01'))).due).toBe(0);
     await db.destroy();
   });

@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { withoutSecrets } from './secrets.ts';
 
 export interface OutgoingEmail {
   to: string;
@@ -40,6 +41,28 @@ export interface MailTransport {
   describe: string;
 }
 
+/**
+ * Writes a file so that it survives a power cut once this returns: to a temporary name, flushed to the disk, then
+ * renamed, and the folder flushed too. The email's row is marked sent only after this.
+ */
+export function writeDurably(path: string, data: Buffer | string) {
+  const temporary = `${path}.partial`;
+  const file = openSync(temporary, 'w');
+  try {
+    writeFileSync(file, data);
+    fsyncSync(file);
+  } finally {
+    closeSync(file);
+  }
+  renameSync(temporary, path);
+  const folder = openSync(join(path, '..'), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
+}
+
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
@@ -58,7 +81,7 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
     async send({ from, to, subject, text, id }) {
       const { message } = (await files.sendMail({ from, to, subject, text })) as { message: Buffer };
       mkdirSync(folder, { recursive: true });
-      writeFileSync(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
+      writeDurably(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
     },
   };
 }
@@ -80,19 +103,22 @@ export async function deliverDueEmails(db: Db, transport: MailTransport, from: s
       await transport.send({ from, to: email.to_address, subject: email.subject, text: email.body_text, id: email.id });
       await db
         .updateTable('email_outbox')
-        .set({ sent_at: new Date().toISOString(), last_error: null })
+        // The link has reached its reader: the outbox keeps the email without it.
+        .set({ sent_at: new Date().toISOString(), last_error: null, body_text: withoutSecrets(email.body_text) })
         .where('id', '=', email.id)
         .execute();
       sent++;
     } catch (error) {
       const attempts = email.attempts + 1;
+      const givenUp = attempts >= maxAttempts;
       await db
         .updateTable('email_outbox')
         .set({
           attempts,
           last_error: String(error).slice(0, 500),
           next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
-          failed_at: attempts >= maxAttempts ? now.toISOString() : null,
+          failed_at: givenUp ? now.toISOString() : null,
+          ...(givenUp ? { body_text: withoutSecrets(email.body_text) } : {}),
         })
         .where('id', '=', email.id)
         .execute();

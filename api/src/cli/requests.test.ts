@@ -1,0 +1,69 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { deletionRequests } from '../deletion-requests/repository.ts';
+import { sqliteDatabase } from '../../test/databases.ts';
+import { main } from './requests.ts';
+
+/** What an operator's terminal would receive from one CLI command. */
+async function terminal(...args: string[]): Promise<string> {
+  const chunks: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void chunks.push(parts.join(' ')));
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (chunks.push(String(chunk)), true));
+  try {
+    expect(await main(args)).toBe(0);
+  } finally {
+    log.mockRestore();
+    write.mockRestore();
+  }
+  return chunks.join('\n');
+}
+
+// Clear the screen, write the clipboard, a one-byte CSI, text that reads backwards, a bell.
+const hostile = 'Ann\u001b[2J\u001b]52;c;cm0gLXJmIH4=\u0007 \u009b31m \u202eevil';
+let db: Db;
+let reference: string;
+
+beforeAll(async () => {
+  const opened = await sqliteDatabase();
+  db = opened.db;
+  process.env.DATA_DIR = opened.dataDir;
+  ({ reference } = await deletionRequests(db).submit({ name: 'Ann', email: 'ann@example.com', reason: 'r' }));
+  // Rows written before the API refused control characters, or by anything else that writes the table.
+  await db
+    .updateTable('deletion_requests')
+    .set({ name: hostile, reason: `bye\n${hostile}` })
+    .execute();
+  await db.updateTable('email_outbox').set({ subject: hostile }).execute();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('the operators’ CLI', () => {
+  it.each([
+    ['show', () => ['show', reference]],
+    ['list', () => ['list']],
+    ['the outbox', () => ['outbox']],
+    ['one email', () => ['outbox', '1']],
+    ['the outbox as JSON', () => ['outbox', '--json']],
+    ['the JSON export', () => ['export', '--format', 'json']],
+    ['the CSV export', () => ['export']],
+  ])('prints no control character a request carried, in %s', async (_name, args) => {
+    const output = await terminal(...args());
+    // Any control character but a line break or a tab, or a mark that reorders text.
+    expect(output).not.toMatch(/[^\P{Cc}\n\t]|[\u202a-\u202e]/u);
+  });
+
+  it('shows what a control character was, so the operator sees the attempt', async () => {
+    expect(await terminal('show', reference)).toContain('Ann\\u{1b}[2J\\u{1b}]52;c;cm0gLXJmIH4=\\u{7} \\u{9b}31m');
+  });
+
+  it('never shows a confirmation link, sent or not', async () => {
+    for (const args of [['outbox'], ['outbox', '1'], ['outbox', '--json']]) {
+      const output = await terminal(...args);
+      expect(output).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
+    }
+    expect(await terminal('outbox', '1')).toContain('/delete-account/confirm#token=[hidden]');
+    // The token is still in the queued email, for the worker to send.
+    const [queued] = await db.selectFrom('email_outbox').select('body_text').execute();
+    expect(queued!.body_text).toMatch(/#token=[A-Za-z0-9_-]{43}/);
+  });
+});
