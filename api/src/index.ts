@@ -1,5 +1,5 @@
 export { apiPlugin } from './api-plugin.ts';
 export { readConfig, type ApiConfig } from './config.ts';
 export { openMigratedDatabase, type Db } from './db/database.ts';
-export { httpServerOptions, loggerOptions } from './server.ts';
+export { httpServerOptions, loggerOptions, trustedHops } from './server.ts';
 export { clearOutcome, readOutcome } from './http/form-posts.ts';

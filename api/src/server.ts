@@ -35,6 +35,11 @@ export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'request
   } satisfies FastifyHttpOptions<Server>;
 }
 
+/** Fastify's trustProxy for the configured hops: a count is the first n hops back from this server. */
+export function trustedHops(setting: ApiConfig['trustProxy']) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 /** The API on its own, for production deployments that run it apart from the site server. */
 export async function createApiServer({
   db,
@@ -48,7 +53,7 @@ export async function createApiServer({
   const app = Fastify({
     logger: logger ?? false,
     ...httpServerOptions(config),
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: trustedHops(config.trustProxy),
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

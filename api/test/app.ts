@@ -4,12 +4,20 @@ import type { Db } from '../src/db/database.ts';
 import { createApiServer } from '../src/server.ts';
 
 /** The API on a real SQLite file (or the given database), with a logger whose lines the test can read. */
-export async function testApi(db: Db, overrides: Partial<ApiConfig['rateLimit']> & { allowedOrigins?: string[] } = {}) {
+export async function testApi(
+  db: Db,
+  {
+    allowedOrigins = [],
+    trustProxy = false,
+    ...limits
+  }: Partial<ApiConfig['rateLimit']> & Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy'>> = {},
+) {
   const base = readConfig({});
   const config: ApiConfig = {
     ...base,
-    allowedOrigins: overrides.allowedOrigins ?? [],
-    rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...overrides },
+    allowedOrigins,
+    trustProxy,
+    rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...limits },
   };
   const logLines: string[] = [];
   const stream = new Writable({

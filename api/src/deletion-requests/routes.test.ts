@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
@@ -133,6 +134,10 @@ describe('POST /api/delete-account', () => {
     const text = logLines.join('');
     expect(text).toContain('deletion request accepted');
     expect(text.toLowerCase()).not.toContain('ann@example.com');
+    // Keyed: whoever hashes a list of known addresses cannot find this one in the logs.
+    const logged = logLines.map((line) => JSON.parse(line)).find((line) => line.email)?.email as string;
+    expect(logged).toMatch(/^[0-9a-f]{16}$/);
+    expect(createHash('sha256').update('ann@example.com').digest('hex')).not.toContain(logged.slice(0, 12));
     expect(logLines.every((line) => JSON.parse(line).reqId || !JSON.parse(line).req)).toBe(true);
   });
 
@@ -189,6 +194,44 @@ describe('rate limits', () => {
       statuses.push(response.statusCode);
     }
     expect(statuses).toEqual([202, 202, 429]);
+    await limited.app.close();
+  });
+  it('believes only the configured proxy hop: a made-up X-Forwarded-For does not escape the per-address limit', async () => {
+    const limited = await testApi(db, { perIpPoints: 3, perIpWindowSeconds: 60, trustProxy: 1 });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await limited.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: '10.0.0.2', // the proxy, which appends the address it saw
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` },
+        payload: { ...validBody, email: `user${i}@example.com` },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429, 429]);
+    await limited.app.close();
+  });
+
+  it('limits an IPv6 client by its /64, whichever of its addresses it uses', async () => {
+    const limited = await testApi(db, { perIpPoints: 2, perIpWindowSeconds: 60 });
+    const statuses = [];
+    for (const remoteAddress of [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:ffff:0:0:9',
+      '2001:0db8:0001:0002::77',
+      '2001:db8:1:3::1',
+    ]) {
+      const response = await limited.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress,
+        headers: { 'content-type': 'application/json' },
+        payload: { ...validBody, email: `${statuses.length}@example.com` },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 429, 202]);
     await limited.app.close();
   });
 });

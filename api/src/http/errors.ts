@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
 import { isFormPost, redirectWithOutcome } from './form-posts.ts';
-import { tooManyRequestsMessage } from './guards.ts';
+import { clientKey, tooManyRequestsMessage } from './guards.ts';
 import { textFormats, type TextFormat } from './text-formats.ts';
 
 function fieldOf(error: FastifyError): string | null {
@@ -84,7 +84,7 @@ export function limitFormPosts(
 ) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isFormPost(request)) return;
-    const retryAfter = await limiter.consume(request.ip);
+    const retryAfter = await limiter.consume(clientKey(request));
     if (retryAfter === undefined) return;
     const { page, outcome } = refusedOnPage(request, tooManyRequestsMessage(retryAfter));
     await redirectWithOutcome(request, reply, page, outcome);

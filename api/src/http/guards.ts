@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { isFormPost, refusalPage } from './form-posts.ts';
 
@@ -17,6 +18,18 @@ export function isCrossSite(request: FastifyRequest, allowedOrigins: string[]): 
   } catch {
     return true;
   }
+}
+
+/**
+ * What one client is limited as: its IPv4 address, or its IPv6 /64 (one household or one server, which can pick
+ * any of the 2^64 addresses in it at will). `request.ip` already follows only the trusted proxy hops.
+ */
+export function clientKey(request: Pick<FastifyRequest, 'ip'>): string {
+  if (!ipaddr.isValid(request.ip)) return request.ip;
+  const address = ipaddr.process(request.ip); // an IPv4-mapped IPv6 address is its IPv4 address
+  if (address.kind() === 'ipv4') return address.toString();
+  const network = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 export const tooManyRequestsMessage = (retryAfter: number) => `Too many requests. Try again in ${retryAfter} seconds.`;
@@ -76,6 +89,6 @@ export function postGuard({
       });
       return reply.code(403).type('text/html; charset=utf-8').send(page);
     }
-    if (!isFormPost(request)) await perIp(request.ip, reply);
+    if (!isFormPost(request)) await perIp(clientKey(request), reply);
   };
 }

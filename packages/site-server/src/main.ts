@@ -14,7 +14,7 @@ const app = await createSiteServer({
   remotesDir: process.env.REMOTES_DIR,
   manifestFile: process.env.REMOTES_MANIFEST,
   logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
-  trustProxy: process.env.TRUST_PROXY === 'true',
+  trustProxy: config.trustProxy,
   remoteOrigins: (process.env.REMOTE_ORIGINS ?? '')
     .split(',')
     .map((origin) => origin.trim())

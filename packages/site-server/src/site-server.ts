@@ -23,7 +23,7 @@ import {
   type PageRoute,
 } from '@gift/content';
 import { manifestElement, manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
-import { apiPlugin, clearOutcome, httpServerOptions, readOutcome, type ApiConfig, type Db } from 'api';
+import { apiPlugin, clearOutcome, httpServerOptions, readOutcome, trustedHops, type ApiConfig, type Db } from 'api';
 import {
   createPageRenderer,
   notFoundKey,
@@ -45,8 +45,8 @@ export interface SiteServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** The API service, mounted at `/api` on the same origin. */
   api?: { db: Db; config: ApiConfig };
-  /** Trust X-Forwarded-* headers: only behind a proxy that sets them. */
-  trustProxy?: boolean;
+  /** X-Forwarded-* hops to believe: a number of proxies in front, or their addresses (see the API's config). */
+  trustProxy?: false | number | string;
   /** Origins remotes may be loaded from besides this one (a CDN); the CSP allows exactly these. */
   remoteOrigins?: string[];
   /** Longest a client may take to send a whole request; the API's setting when the API is mounted. */
@@ -126,7 +126,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   const limits = { requestTimeoutMs: options.requestTimeoutMs ?? options.api?.config.requestTimeoutMs ?? 10_000 };
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustedHops(options.trustProxy ?? false),
     ...httpServerOptions(limits),
   });
 
