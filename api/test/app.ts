@@ -9,14 +9,17 @@ export async function testApi(
   {
     allowedOrigins = [],
     trustProxy = false,
+    locationNewTokensPerDay = 10_000,
     ...limits
-  }: Partial<ApiConfig['rateLimit']> & Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy'>> = {},
+  }: Partial<ApiConfig['rateLimit']> &
+    Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay'>> = {},
 ) {
   const base = readConfig({});
   const config: ApiConfig = {
     ...base,
     allowedOrigins,
     trustProxy,
+    locationNewTokensPerDay,
     rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...limits },
   };
   const logLines: string[] = [];

@@ -4,6 +4,7 @@ import { readConfig } from '../config.ts';
 import { openMigratedDatabase } from '../db/database.ts';
 import { requestStatuses, type RequestStatus } from '../db/schema.ts';
 import { deletionRequests, TransitionError, type DeletionRequest } from '../deletion-requests/repository.ts';
+import { locationShares } from '../location-shares/repository.ts';
 import { withoutSecrets } from '../mail/secrets.ts';
 import { printable, printableJson } from './printable.ts';
 
@@ -19,6 +20,7 @@ const usage = `Operators' tool for account deletion requests.
   pnpm --filter api requests outbox [--json]       emails queued and sent (newest first), links hidden
   pnpm --filter api requests outbox <id>           one email as sent, its link hidden
   pnpm --filter api requests purge                 delete unconfirmed requests older than UNVERIFIED_PURGE_DAYS
+                                                   and shared locations older than LOCATION_RETENTION_DAYS
 
 Options: --by <name> records who made a change (default: the system user).
 Uses the same DATABASE_URL / DATA_DIR as the service.`;
@@ -144,6 +146,8 @@ async function main(argv: string[]) {
     if (command === 'purge') {
       const purged = await requests.purgeUnverified(config.unverifiedPurgeDays);
       console.log(`Purged ${purged} unconfirmed request(s) older than ${config.unverifiedPurgeDays} days.`);
+      const expired = await locationShares(db).purgeOlderThan(config.locationRetentionDays);
+      console.log(`Deleted ${expired} shared location(s) older than ${config.locationRetentionDays} days.`);
       return 0;
     }
     if (command === 'export') {

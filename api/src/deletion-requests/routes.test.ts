@@ -215,7 +215,7 @@ describe('rate limits', () => {
 
   it('limits an IPv6 client by its /64, whichever of its addresses it uses', async () => {
     const limited = await testApi(db, { perIpPoints: 2, perIpWindowSeconds: 60 });
-    const statuses = [];
+    const statuses: number[] = [];
     for (const remoteAddress of [
       '2001:db8:1:2::1',
       '2001:db8:1:2:ffff:0:0:9',

@@ -22,5 +22,18 @@ export function locationShares(db: Db, now: () => Date = () => new Date()) {
     async get(token: string) {
       return db.selectFrom('location_shares').selectAll().where('token', '=', token).executeTakeFirst();
     },
+
+    async exists(token: string): Promise<boolean> {
+      return Boolean(
+        await db.selectFrom('location_shares').select('token').where('token', '=', token).executeTakeFirst(),
+      );
+    },
+
+    /** Deletes locations not updated for `days`: a courier needs the latest one for a few days, nobody longer. */
+    async purgeOlderThan(days: number): Promise<number> {
+      const cutoff = new Date(now().getTime() - days * 86_400_000).toISOString();
+      const result = await db.deleteFrom('location_shares').where('shared_at', '<', cutoff).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   };
 }

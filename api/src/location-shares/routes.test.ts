@@ -102,4 +102,38 @@ describe('POST /api/share-location', () => {
     expect(statuses.slice(0, 10).every((status) => status === 202)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
+
+  it('caps how many new links one client may start in a day, while known links still update', async () => {
+    const capped = await testApi(db, { locationNewTokensPerDay: 3 });
+    const share = (link: string, remoteAddress = '203.0.113.9') =>
+      capped.app.inject({
+        method: 'POST',
+        url: '/api/share-location',
+        remoteAddress,
+        headers: { 'content-type': 'application/json' },
+        payload: { token: link, position },
+      });
+    const links = Array.from({ length: 4 }, (_, i) => `made-up-token-${i}-xxxxxxxx`);
+    const statuses = [];
+    for (const link of links) statuses.push((await share(link)).statusCode);
+    expect(statuses).toEqual([202, 202, 202, 429]);
+    expect((await share(links[0]!)).statusCode).toBe(202);
+    expect((await share(links[3]!, '198.51.100.4')).statusCode).toBe(202);
+    expect(await db.selectFrom('location_shares').select('token').execute()).toHaveLength(4);
+    await capped.app.close();
+  });
+});
+
+describe('retention of shared locations', () => {
+  it('deletes a location not updated for the retention days, and keeps a recent one', async () => {
+    let clock = new Date('2026-11-01T10:00:00.000Z');
+    const shares = locationShares(db, () => clock);
+    await shares.share('old-link-aaaaaaaaaaaa', { kind: 'position', ...position });
+    clock = new Date('2026-11-03T10:00:00.000Z');
+    await shares.share('new-link-aaaaaaaaaaaa', { kind: 'address', address: '12 Canal Street' });
+    clock = new Date('2026-11-04T11:00:00.000Z');
+    expect(await shares.purgeOlderThan(3)).toBe(1);
+    expect(await shares.get('old-link-aaaaaaaaaaaa')).toBeUndefined();
+    expect(await shares.get('new-link-aaaaaaaaaaaa')).toBeDefined();
+  });
 });

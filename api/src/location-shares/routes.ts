@@ -3,7 +3,14 @@ import { paths, type ShareLocationOutcome } from '@gift/content';
 import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
-import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
+import {
+  badRequest,
+  clientKey,
+  postGuard,
+  rateLimit,
+  tooManyRequests,
+  tooManyRequestsMessage,
+} from '../http/guards.ts';
 import { locationShares, type SharedLocation } from './repository.ts';
 import type { Db } from '../db/database.ts';
 
@@ -59,6 +66,8 @@ export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: 
   const shares = locationShares(db);
   const perIp = rateLimit('location-ip', config.rateLimit.perIpPoints, config.rateLimit.perIpWindowSeconds);
   const perToken = rateLimit('location-token', 10, 3600);
+  // Tokens come from the sender's app and are not known here beforehand: one client may only start so many.
+  const newTokensPerClient = rateLimit('location-new-token', config.locationNewTokensPerDay, 86_400);
 
   /** From the page's script (JSON) or its address form posted natively (answered on the page): one schema. */
   app.post<{ Body: Body }>(
@@ -80,7 +89,9 @@ export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: 
       if (position && address) return refuse('address', 'Send either a position or an address, not both.');
       if (!position && !address) return refuse('position', 'Send a position or an address.');
       if (address !== undefined && address.length < 5) return refuse('address', 'Enter the full delivery address.');
-      const retryAfter = await perToken.consume(token);
+      const retryAfter =
+        (await perToken.consume(token)) ??
+        ((await shares.exists(token)) ? undefined : await newTokensPerClient.consume(clientKey(request)));
       if (retryAfter !== undefined) {
         return form ? refuse('token', tooManyRequestsMessage(retryAfter)) : tooManyRequests(reply, retryAfter);
       }

@@ -2,13 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
+import { locationShares } from '../location-shares/repository.ts';
 import { createTransport, deliverDueEmails } from './outbox.ts';
 
 const purgeEveryMs = 3_600_000;
 
 /**
- * Sends queued emails in the background, so that sending never delays or fails a 202, and purges
- * unconfirmed requests once an hour. `kick` sends at once after a new request is queued.
+ * Sends queued emails in the background, so that sending never delays or fails a 202, and once an hour purges
+ * unconfirmed requests and shared locations past their retention. `kick` sends at once after a new request is queued.
  */
 export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLogger) {
   const transport = createTransport(config);
@@ -26,6 +27,8 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
           lastPurge = Date.now();
           const purged = await deletionRequests(db).purgeUnverified(config.unverifiedPurgeDays);
           if (purged) log.info({ purged }, 'unconfirmed deletion requests purged');
+          const expired = await locationShares(db).purgeOlderThan(config.locationRetentionDays);
+          if (expired) log.info({ expired }, 'shared locations past their retention deleted');
         }
       } catch (error) {
         log.error({ err: error }, 'outbox run failed; it will try again');
