@@ -41,6 +41,34 @@ const submit = await run('POST /api/delete-account', {
 });
 const ceiling = await run('GET /api/health/live', { url: `${address}/api/health/live` });
 
+/**
+ * What a stranger could time: the answer for an address with an open request against one for a new address, one
+ * request at a time over HTTP, alternating, spaced so that the previous request's email is out of the way.
+ */
+async function answerTimes(rounds: number) {
+  const post = async (email: string) => {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = performance.now();
+    const response = await fetch(`${address}/api/delete-account`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench User', email, reason: 'benchmark' }),
+    });
+    await response.text();
+    return performance.now() - started;
+  };
+  await post('known@example.com');
+  const fresh: number[] = [];
+  const repeated: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    fresh.push(await post(`timing-${i}@example.com`));
+    repeated.push(await post('known@example.com'));
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
+  return { fresh: median(fresh), repeated: median(repeated) };
+}
+const timing = await answerTimes(200);
+
 const accepted = submit.statusCodeStats?.['202']?.count ?? 0;
 const stored = Number(
   (
@@ -66,6 +94,9 @@ console.log(row('POST /api/delete-account', submit, submitRate));
 console.log(row('GET /api/health/live', ceiling, ceilingRate));
 console.log(
   `\naccepted ${accepted} requests, ${stored} rows stored; ratio to the framework's ceiling: ${((submitRate / ceilingRate) * 100).toFixed(1)}%`,
+);
+console.log(
+  `\nanswer time, median of 200 each: new address ${timing.fresh.toFixed(2)} ms, address with an open request ${timing.repeated.toFixed(2)} ms (difference ${Math.abs(timing.fresh - timing.repeated).toFixed(2)} ms)`,
 );
 // Requests still in flight when a run ends are stored but not counted, so stored may exceed accepted.
 if (stored < accepted) {

@@ -221,6 +221,38 @@ describe('the site server under abuse', () => {
     expect(accepted.length).toBe(before);
   });
 
+  it('never writes a crafted Host header into a page, robots.txt or the sitemap', async () => {
+    const crafted = 'evil.example"><meta http-equiv="refresh" content="0;url=https://evil.example">';
+    for (const path of ['/', '/privacy', '/robots.txt', '/sitemap.xml']) {
+      for (const host of [crafted, 'evil.example', 'localhost.evil.example:80']) {
+        const answer = await app.inject({ url: path, headers: { host } });
+        expect(answer.statusCode, `${path} for ${host}`).toBe(421);
+        expect(answer.body).not.toContain('evil');
+      }
+    }
+    // A host this server is meant to answer for names it, and caches are told that the answer depends on it.
+    const page = await app.inject({ url: '/privacy', headers: { host: '127.0.0.1:4173' } });
+    expect(page.body).toContain('<link rel="canonical" href="http://127.0.0.1:4173/privacy"');
+    expect(page.headers.vary).toMatch(/Host/);
+  });
+
+  it('names only PUBLIC_SITE_URL when it is set, whatever the Host header says', async () => {
+    const configured = await createSiteServer({ root, siteUrl: 'https://gifts.example/' });
+    for (const host of ['evil.example', '127.0.0.1:4173']) {
+      const page = await configured.inject({ url: '/privacy', headers: { host } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<link rel="canonical" href="https://gifts.example/privacy"');
+      expect(page.body).not.toContain(host);
+      expect(page.headers.vary).not.toMatch(/Host/);
+      const robots = await configured.inject({ url: '/robots.txt', headers: { host } });
+      expect(robots.body).toContain('Sitemap: https://gifts.example/sitemap.xml');
+    }
+    await configured.close();
+    await expect(createSiteServer({ root, siteUrl: 'https://gifts.example"><script>' })).rejects.toThrow(
+      /PUBLIC_SITE_URL/,
+    );
+  });
+
   it('lost nothing: every request that got a 202 during the attacks is stored, and the service is ready', async () => {
     expect(accepted.length).toBeGreaterThan(20);
     const stored = await db.selectFrom('deletion_requests').select('email').execute();

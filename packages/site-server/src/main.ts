@@ -1,11 +1,17 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loggerOptions, openMigratedDatabase, readConfig } from 'api';
-import { createSiteServer } from './site-server.ts';
+import { createSiteServer, defaultSiteHosts } from './site-server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const port = Number(process.env.PORT ?? 4173);
 const host = process.env.HOST ?? '127.0.0.1';
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 const config = readConfig(process.env, root);
 const db = await openMigratedDatabase(config);
@@ -15,12 +21,10 @@ const app = await createSiteServer({
   manifestFile: process.env.REMOTES_MANIFEST,
   logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
   trustProxy: config.trustProxy,
-  remoteOrigins: (process.env.REMOTE_ORIGINS ?? '')
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean),
+  remoteOrigins: list(process.env.REMOTE_ORIGINS),
   api: { db, config },
   siteUrl: process.env.PUBLIC_SITE_URL,
+  siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,
 });
 
 let closing = false;

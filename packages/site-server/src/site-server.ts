@@ -51,9 +51,29 @@ export interface SiteServerOptions {
   remoteOrigins?: string[];
   /** Longest a client may take to send a whole request; the API's setting when the API is mounted. */
   requestTimeoutMs?: number;
-  /** Public origin of the site (canonical URLs, sitemap); `http://127.0.0.1:<port>` when unset. */
+  /** Public origin of the site (canonical URLs, sitemap). Required in production; see `siteHosts` otherwise. */
   siteUrl?: string;
+  /**
+   * Without `siteUrl` (on a developer's machine): the host names whose Host header may name the site in its pages,
+   * with any port. Any other Host is answered 421 on a page, never written into it.
+   */
+  siteHosts?: string[];
 }
+
+export const defaultSiteHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The configured public origin, checked: scheme, host and port, nothing that could leave an attribute. */
+export function siteOrigin(url: string): string {
+  const origin = URL.canParse(url) ? new URL(url).origin : '';
+  if (!/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(origin)) {
+    throw new Error(`PUBLIC_SITE_URL must be an http(s) address of the site, got "${url}"`);
+  }
+  return origin;
+}
+
+const hostHeader = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const immutable = 'public, max-age=31536000, immutable';
 const revalidate = 'no-cache';
@@ -179,9 +199,30 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     reply.header('Cache-Control', 'no-cache').send(await readManifest()),
   );
 
-  const siteUrl = (options.siteUrl ?? '').replace(/\/+$/, '');
-  const withSiteUrl = (html: string, request: FastifyRequest) =>
-    html.replaceAll(siteUrlPlaceholder, siteUrl || `${request.protocol}://${request.host}`);
+  // The origin written into pages (canonical, og:url, og:image, JSON-LD), robots.txt and the sitemap: the
+  // configured one, or on a developer's machine a Host header from the allowed list. Never a header as it came.
+  const configuredOrigin = options.siteUrl ? siteOrigin(options.siteUrl) : undefined;
+  const siteHosts = new Set((options.siteHosts ?? defaultSiteHosts).map((host) => host.toLowerCase()));
+  const originOf = (request: FastifyRequest): string | undefined => {
+    if (configuredOrigin) return configuredOrigin;
+    const host = (request.headers.host ?? '').toLowerCase();
+    const name = hostHeader.exec(host)?.[1];
+    if (!name || !siteHosts.has(name)) return undefined;
+    return `${request.protocol === 'https' ? 'https' : 'http'}://${host}`;
+  };
+  /** Sends what `write` makes with the site's origin, or 421 when the Host header names no site served here. */
+  const withOrigin =
+    (write: (origin: string, request: FastifyRequest, reply: FastifyReply) => unknown) =>
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const origin = originOf(request);
+      // What the answer says depends on the Host header only when no public address is configured.
+      if (!configuredOrigin) reply.header('Vary', 'Host');
+      if (origin) return write(escapeHtml(origin), request, reply);
+      return reply
+        .code(421)
+        .type('text/plain; charset=utf-8')
+        .send('This server does not answer for that host name. Set PUBLIC_SITE_URL, or list the host in SITE_HOSTS.');
+    };
 
   // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
   // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
@@ -236,7 +277,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     return indexHtml().replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder));
   };
 
-  const sendPage = async (path: string, request: FastifyRequest, reply: FastifyReply) => {
+  const sendPage = async (path: string, origin: string, request: FastifyRequest, reply: FastifyReply) => {
     const found = isPagePath(path);
     const key = found ? withoutTrailingSlash(path) : notFoundKey;
     // A form posted natively came back here (Post/Redirect/Get): shown once, never cached, since it holds what
@@ -245,37 +286,42 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     if (formOutcome) clearOutcome(request, reply, key);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
     const manifest = await readManifest();
-    const html = withSiteUrl(await pageHtml(key, request, manifest, formOutcome), request).replace(
-      '</head>',
-      `${manifestElement(manifest)}</head>`,
-    );
+    const html = (await pageHtml(key, request, manifest, formOutcome))
+      .replaceAll(siteUrlPlaceholder, origin)
+      .replace('</head>', `${manifestElement(manifest)}</head>`);
     return reply
       .code(found ? 200 : 404)
       .header('Cache-Control', formOutcome ? 'no-store' : revalidate)
-      .header('Vary', 'Cookie')
+      .header('Vary', configuredOrigin ? 'Cookie' : 'Cookie, Host')
       .type('text/html; charset=utf-8')
       .send(html);
   };
 
-  app.get('/robots.txt', (request, reply) =>
-    reply
-      .type('text/plain; charset=utf-8')
-      .send(`User-agent: *\nAllow: /\n\nSitemap: ${withSiteUrl(siteUrlPlaceholder, request)}/sitemap.xml\n`),
+  app.get(
+    '/robots.txt',
+    withOrigin((origin, _request, reply) =>
+      reply.type('text/plain; charset=utf-8').send(`User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`),
+    ),
   );
 
   // The public pages (those prerendered, as their content depends on the address alone), but the demo.
   const listedPaths = prerenderedRoutes.map((route) => route.path).filter((path) => path !== paths.scrollLockDemo);
-  app.get('/sitemap.xml', (request, reply) => {
-    const origin = withSiteUrl(siteUrlPlaceholder, request);
-    const urls = listedPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\n');
-    return reply
-      .type('application/xml; charset=utf-8')
-      .send(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
-      );
-  });
+  app.get(
+    '/sitemap.xml',
+    withOrigin((origin, _request, reply) => {
+      const urls = listedPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\n');
+      return reply
+        .type('application/xml; charset=utf-8')
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+        );
+    }),
+  );
 
-  app.get('/', (request, reply) => sendPage('/', request, reply));
+  app.get(
+    '/',
+    withOrigin((origin, request, reply) => sendPage('/', origin, request, reply)),
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -283,7 +329,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     if (!wantsPage || path.startsWith('/api/') || path.startsWith('/remotes/')) {
       return reply.code(404).send({ error: 'Not Found', message: `No resource at ${path}` });
     }
-    return sendPage(path, request, reply);
+    return withOrigin((origin) => sendPage(path, origin, request, reply))(request, reply);
   });
 
   return app;
