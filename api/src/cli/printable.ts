@@ -11,10 +11,13 @@ export function printable(text: string, { multiline = false } = {}): string {
   return text.replace(unsafe, (char) => (multiline && (char === '\n' || char === '\t') ? char : escaped(char)));
 }
 
-/** JSON for a terminal: JSON.stringify escapes C0 controls but not DEL, C1 or the reordering marks; this does. */
+// What JSON.stringify leaves raw inside strings: DEL, the C1 range and the reordering marks (it escapes C0 itself).
+const unsafeInJson = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON for a terminal, still valid JSON: every character `printable` hides is written as a `\u` escape. */
 export function printableJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(
-    unsafe,
+    unsafeInJson,
     (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`,
   );
 }

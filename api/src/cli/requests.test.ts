@@ -52,6 +52,13 @@ describe('the operators’ CLI', () => {
     expect(output).not.toMatch(/[^\P{Cc}\n\t]|[\u202a-\u202e]/u);
   });
 
+  it('prints JSON that parses back to what is stored', async () => {
+    const [request] = JSON.parse(await terminal('export', '--format', 'json'));
+    expect(request.name).toBe(hostile);
+    const emails = JSON.parse(await terminal('outbox', '--json'));
+    expect(emails[0].subject).toBe(hostile);
+  });
+
   it('shows what a control character was, so the operator sees the attempt', async () => {
     expect(await terminal('show', reference)).toContain('Ann\\u{1b}[2J\\u{1b}]52;c;cm0gLXJmIH4=\\u{7} \\u{9b}31m');
   });
