@@ -1,8 +1,63 @@
+import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The apps are the top-level folders with a Vite config: the shell and one folder per remote. */
+const root = new URL('.', import.meta.url);
+const apps = readdirSync(root).filter((folder) => existsSync(new URL(`${folder}/vite.config.mts`, root)));
+const remotes = apps.filter((app) => app !== 'shell');
+
+/** An import of an app, by package name or by a relative path into its folder. */
+const appImports = (names) => ({
+  regex: `^(?:${names.join('|')})(?:/|$)|^(?:\\.\\./)+(?:${names.join('|')})/`,
+  message: 'Apps are deployed on their own: share code through packages/ instead.',
+});
+
+const routerImport = {
+  name: 'react-router',
+  message: "Use '@gift/router' (the shell's one router, shared at run time); tests use '@gift/router/testing'.",
+};
+
+/** Where each part may reach: enforced here, so that a wrong import fails lint, not a browser. */
+const boundaries = [
+  ...remotes.map((remote) => ({
+    files: [`${remote}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [routerImport], patterns: [appImports(apps.filter((app) => app !== remote))] },
+      ],
+    },
+  })),
+  {
+    files: ['shell/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [appImports(remotes)] }] },
+  },
+  {
+    files: ['packages/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [appImports(apps)] }] },
+  },
+  {
+    files: ['api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            appImports(apps),
+            {
+              regex: '^(?:react|react-dom|react-router|zustand|@gift/(?:ui|router|store|federation))(?:/|$)',
+              message: 'The API is a service: it never imports front-end code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
 
 export default tseslint.config(
   {
@@ -29,6 +84,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  ...boundaries,
   // Playwright fixtures call `use`, which is not React's hook.
   { files: ['e2e/**/*.ts'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: globals.node } },

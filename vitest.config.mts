@@ -1,15 +1,19 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
+const root = new URL('.', import.meta.url);
+const folders = (path: string) =>
+  readdirSync(new URL(path, root), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => (path === '.' ? entry.name : `${path}/${entry.name}`));
+
+/** The apps (the shell and every remote: the folders with a Vite config) and the one package of components. */
 const browserPackages = [
-  'shell',
-  'consumer',
-  'vendor',
-  'business',
-  'legal',
-  'account',
-  'share-location',
+  ...folders('.').filter((folder) => existsSync(new URL(`${folder}/vite.config.mts`, root))),
   'packages/ui',
 ];
+/** Every other package, and the API service. */
+const nodePackages = [...folders('packages').filter((folder) => !browserPackages.includes(folder)), 'api'];
 
 /** One vitest run, a project per package; tests sit beside the code they test. */
 export default defineConfig({
@@ -25,7 +29,7 @@ export default defineConfig({
           setupFiles: [new URL('./vitest.setup.ts', import.meta.url).pathname],
         },
       })),
-      ...['packages/content', 'packages/store', 'packages/site-server', 'api'].map((dir) => ({
+      ...nodePackages.map((dir) => ({
         extends: true as const,
         test: { name: dir.replace('packages/', ''), root: dir, environment: 'node', include: ['src/**/*.test.ts'] },
       })),

@@ -1,11 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vite';
+import { exposedPages } from '@gift/content';
 import { remoteConfig } from '@gift/federation/vite';
 
-const config = remoteConfig('consumer', {
-  './landing-page': './src/pages/landing-page.tsx',
-  './scroll-lock-page': './src/pages/scroll-lock-page.tsx',
-});
+const config = remoteConfig('consumer', exposedPages('consumer'));
 
 const browserOnly = {
   resolve: {

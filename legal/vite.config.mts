@@ -1,9 +1,5 @@
 import { defineConfig } from 'vite';
+import { exposedPages } from '@gift/content';
 import { remoteConfig } from '@gift/federation/vite';
 
-export default defineConfig(
-  remoteConfig('legal', {
-    './privacy-page': './src/pages/privacy-page.tsx',
-    './terms-page': './src/pages/terms-page.tsx',
-  }),
-);
+export default defineConfig(remoteConfig('legal', exposedPages('legal')));

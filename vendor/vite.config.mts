@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { exposedPages } from '@gift/content';
 import { remoteConfig } from '@gift/federation/vite';
 
-export default defineConfig(remoteConfig('vendor', { './vendor-page': './src/pages/vendor-page.tsx' }));
+export default defineConfig(remoteConfig('vendor', exposedPages('vendor')));

@@ -1,8 +1,4 @@
-import { ConfirmDeletionPage } from './pages/confirm-deletion-page.tsx';
 import { renderStandalone } from '@gift/ui/standalone';
-import { DeleteAccountPage } from './pages/delete-account-page.tsx';
 
-renderStandalone('Account', [
-  { path: '/delete-account', Page: DeleteAccountPage },
-  { path: '/delete-account/confirm', Page: ConfirmDeletionPage },
-]);
+// The pages this remote's routes name, as the dev server serves them without the shell.
+renderStandalone('account', import.meta.glob('./pages/*.tsx', { eager: true }));

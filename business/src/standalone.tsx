@@ -1,12 +1,4 @@
 import { renderStandalone } from '@gift/ui/standalone';
-import { BudgetTrackingPage } from './pages/budget-tracking-page.tsx';
-import { BusinessHomePage } from './pages/business-page.tsx';
-import { ManageTeamPage } from './pages/manage-team-page.tsx';
-import { TeamGiftingPage } from './pages/team-gifting-page.tsx';
 
-renderStandalone('Business', [
-  { path: '/business', Page: BusinessHomePage },
-  { path: '/manageteam', Page: ManageTeamPage },
-  { path: '/budget-tracking', Page: BudgetTrackingPage },
-  { path: '/team-gifting', Page: TeamGiftingPage },
-]);
+// The pages this remote's routes name, as the dev server serves them without the shell.
+renderStandalone('business', import.meta.glob('./pages/*.tsx', { eager: true }));

@@ -1,8 +1,4 @@
 import { renderStandalone } from '@gift/ui/standalone';
-import { LandingPage } from './pages/landing-page.tsx';
-import { ScrollLockPage } from './pages/scroll-lock-page.tsx';
 
-renderStandalone('Consumer', [
-  { path: '/', Page: LandingPage },
-  { path: '/test', Page: ScrollLockPage },
-]);
+// The pages this remote's routes name, as the dev server serves them without the shell.
+renderStandalone('consumer', import.meta.glob('./pages/*.tsx', { eager: true }));

@@ -20,6 +20,8 @@ const statusOf = (email: string) =>
 test('the owner confirms by email: opening the link changes nothing, pressing the button verifies', async ({
   page,
 }) => {
+  // Four runs of the operators' CLI, a few seconds each while the other worker loads the machine.
+  test.setTimeout(60_000);
   const email = `confirm-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   await page.goto('/delete-account');
   await expect(page.getByText('We will email you a link to confirm the request.')).toBeVisible();

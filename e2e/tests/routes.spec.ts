@@ -42,6 +42,25 @@ test.describe('every route', () => {
     expect(consoleErrors.filter((text) => !text.includes('status of 404'))).toEqual([]);
   });
 
+  test('another spelling of a page’s address goes to the page, from the server and in the browser alike', async ({
+    page,
+    request,
+  }) => {
+    const answer = await request.get('/PRIVACY?from=mail', { maxRedirects: 0 });
+    expect(answer.status()).toBe(301);
+    expect(answer.headers().location).toBe('/privacy?from=mail');
+    await page.goto('/Privacy');
+    await expect(page).toHaveURL('/privacy');
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    // A link within the site spelled otherwise is followed to the same page, without a full load.
+    await page.evaluate(() => {
+      history.pushState(null, '', '/TERMS');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect(page).toHaveURL('/terms');
+    await expect(page.getByRole('heading', { level: 1, name: /Terms/ })).toBeVisible();
+  });
+
   test('a missing file answers 404, not the page', async ({ request }) => {
     expect((await request.get('/assets/missing-file.js')).status()).toBe(404);
     expect((await request.get('/remotes/legal/nothing-here.js')).status()).toBe(404);

@@ -1,8 +1,4 @@
 import { renderStandalone } from '@gift/ui/standalone';
-import { PrivacyPage } from './pages/privacy-page.tsx';
-import { TermsPage } from './pages/terms-page.tsx';
 
-renderStandalone('Legal', [
-  { path: '/privacy', Page: PrivacyPage },
-  { path: '/terms', Page: TermsPage },
-]);
+// The pages this remote's routes name, as the dev server serves them without the shell.
+renderStandalone('legal', import.meta.glob('./pages/*.tsx', { eager: true }));

@@ -1,4 +1,4 @@
 import { renderStandalone } from '@gift/ui/standalone';
-import { ShareLocationPage } from './pages/share-location-page.tsx';
 
-renderStandalone('Share location', [{ path: '/share-location/*', Page: ShareLocationPage }]);
+// The pages this remote's routes name, as the dev server serves them without the shell.
+renderStandalone('share_location', import.meta.glob('./pages/*.tsx', { eager: true }));

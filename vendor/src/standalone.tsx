@@ -1,4 +1,4 @@
 import { renderStandalone } from '@gift/ui/standalone';
-import { VendorPage } from './pages/vendor-page.tsx';
 
-renderStandalone('Vendor', [{ path: '/vendor', Page: VendorPage }]);
+// The pages this remote's routes name, as the dev server serves them without the shell.
+renderStandalone('vendor', import.meta.glob('./pages/*.tsx', { eager: true }));

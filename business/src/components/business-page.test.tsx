@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '@gift/router/testing';
 import { describe, expect, it } from 'vitest';
 import { faqEntries } from '@gift/content';
 import type { BusinessPageContent } from '../content/business-page.ts';

@@ -1,21 +1,39 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { remotes } from '@gift/federation';
 import { describe, expect, it } from 'vitest';
-import { isPagePath, pageRoutes } from './routes.ts';
+import { matchRoute, pageModuleFile, pageRoutes, routeAt } from './routes.ts';
 
-describe('isPagePath', () => {
+describe('matchRoute, the one rule for which page an address shows', () => {
   it('knows every route of the spec', () => {
     for (const path of ['/', '/vendor', '/business', '/manageteam', '/budget-tracking', '/team-gifting', '/test']) {
-      expect(isPagePath(path), path).toBe(true);
+      expect(routeAt(path), path).toBeDefined();
     }
     for (const path of ['/privacy', '/terms', '/delete-account', '/share-location', '/share-location/abc/def']) {
-      expect(isPagePath(path), path).toBe(true);
+      expect(routeAt(path), path).toBeDefined();
     }
   });
 
   it('accepts a trailing slash and rejects unknown paths and look-alikes', () => {
-    expect(isPagePath('/privacy/')).toBe(true);
-    expect(isPagePath('/privacy-policy')).toBe(false);
-    expect(isPagePath('/share-locations')).toBe(false);
-    expect(isPagePath('/nope')).toBe(false);
+    expect(routeAt('/privacy/')?.path).toBe('/privacy');
+    for (const path of ['/privacy-policy', '/share-locations', '/nope', '/privacy/more']) {
+      expect(matchRoute(path), path).toBeUndefined();
+    }
+  });
+
+  it('sends other spellings of a page to its address, keeping a share link’s token as written', () => {
+    expect(matchRoute('/PRIVACY')).toMatchObject({ canonicalPath: '/privacy', route: { path: '/privacy' } });
+    expect(routeAt('/PRIVACY')).toBeUndefined();
+    expect(matchRoute('/Share-Location/AbC_123')?.canonicalPath).toBe('/share-location/AbC_123');
+    expect(matchRoute('/share-location/AbC_123')?.canonicalPath).toBe('/share-location/AbC_123');
+  });
+
+  it('names, for every route, a page file that its remote has', () => {
+    const root = new URL('../../../', import.meta.url);
+    for (const route of pageRoutes) {
+      const file = fileURLToPath(new URL(`${remotes[route.remote].folder}/${pageModuleFile(route.module)}`, root));
+      expect(existsSync(file), `${route.path}: ${route.module}`).toBe(true);
+    }
   });
 
   it('gives every route a title and description', () => {

@@ -1,17 +1,20 @@
+import type { RemoteName } from '@gift/federation';
 import { paths } from './paths.ts';
-
-export type RemoteId = 'consumer' | 'vendor' | 'business' | 'legal' | 'account' | 'share_location';
 
 export interface PageRoute {
   /** Route pattern as the router reads it. */
   path: string;
   /** The remote that owns the page and the module it exposes. */
-  remote: RemoteId;
+  remote: RemoteName;
   module: string;
   title: string;
   description: string;
   /** Pages with their own header (the vendor page) hide the shell's. */
   ownHeader?: boolean;
+  /** Rendered to HTML at build time: true when the page's content depends on its address alone. */
+  prerender: boolean;
+  /** Listed in `sitemap.xml` for search engines. */
+  inSitemap: boolean;
 }
 
 /** Which remote serves which route: the shell builds its router from this, the server its 404s. */
@@ -22,6 +25,8 @@ export const pageRoutes = [
     module: './landing-page',
     title: 'Pick, personalise and send gifts',
     description: 'Find gift ideas, remember every occasion and send thoughtful gifts to people and groups.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.scrollLockDemo,
@@ -29,6 +34,9 @@ export const pageRoutes = [
     module: './scroll-lock-page',
     title: 'Scroll-lock demo',
     description: 'A demonstration of scroll locking around an inner scrolling card.',
+    // A demonstration, not a page for search engines.
+    prerender: true,
+    inSitemap: false,
   },
   {
     path: paths.vendor,
@@ -37,6 +45,8 @@ export const pageRoutes = [
     title: 'Sell your gifts with us',
     description: 'Gift shops, bakeries and florists: reach new customers through the gifting marketplace.',
     ownHeader: true,
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.business,
@@ -44,6 +54,8 @@ export const pageRoutes = [
     module: './business-page',
     title: 'Corporate gifting',
     description: 'Corporate gifting for teams: budgets, approvals, events and spending reports in one place.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.manageTeam,
@@ -51,6 +63,8 @@ export const pageRoutes = [
     module: './manage-team-page',
     title: 'Manage teams',
     description: 'Add and organise teams, assign roles and track team engagement in corporate gifting.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.budgetTracking,
@@ -58,6 +72,8 @@ export const pageRoutes = [
     module: './budget-tracking-page',
     title: 'Budget tracking',
     description: 'Set custom gifting budgets, monitor spending in real time and get detailed reports.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.teamGifting,
@@ -65,6 +81,8 @@ export const pageRoutes = [
     module: './team-gifting-page',
     title: 'Simplify gifting for teams',
     description: 'Easy gift selection, automated approvals and tailored occasions for every team.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: `${paths.shareLocation}/*`,
@@ -72,6 +90,9 @@ export const pageRoutes = [
     module: './share-location-page',
     title: 'Share your delivery location',
     description: 'Tell the sender where your gift should be delivered.',
+    // Each share link is its own address: rendered when asked for.
+    prerender: false,
+    inSitemap: false,
   },
   {
     path: paths.privacy,
@@ -79,6 +100,8 @@ export const pageRoutes = [
     module: './privacy-page',
     title: 'Privacy Policy',
     description: 'What personal data the gifting platform collects, why, with whom it is shared and your rights.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.terms,
@@ -86,6 +109,8 @@ export const pageRoutes = [
     module: './terms-page',
     title: 'Terms & Conditions',
     description: 'The terms that apply when you use the gifting platform and its apps.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.deleteAccount,
@@ -93,6 +118,8 @@ export const pageRoutes = [
     module: './delete-account-page',
     title: 'Delete your account',
     description: 'Ask for your account and its personal data to be deleted.',
+    prerender: true,
+    inSitemap: true,
   },
   {
     path: paths.confirmDeletion,
@@ -100,22 +127,50 @@ export const pageRoutes = [
     module: './confirm-deletion-page',
     title: 'Confirm your deletion request',
     description: 'Confirm that you asked for your account to be deleted.',
+    // What it shows depends on the token in the link's fragment, which only the browser reads.
+    prerender: false,
+    inSitemap: false,
   },
 ] as const satisfies readonly PageRoute[];
 
-/** True when a route pattern (`/terms`, `/share-location/*`) covers a URL path without a trailing slash. */
-export function matchesRoute(pattern: string, path: string): boolean {
-  return pattern.endsWith('/*')
-    ? path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1))
-    : path === pattern;
-}
+/** The pages a remote exposes, by the module names the routes give. */
+export const routesOf = (remote: RemoteName) => pageRoutes.filter((route) => route.remote === remote);
+
+/** Where a remote keeps the page a route names: `./landing-page` is `src/pages/landing-page.tsx`. */
+export const pageModuleFile = (module: string) => `./src/pages/${module.replace(/^\.\//, '')}.tsx`;
+
+/** A remote's federation `exposes`, from the route table: a new page is a new route and its file. */
+export const exposedPages = (remote: RemoteName) =>
+  Object.fromEntries(routesOf(remote).map((route) => [route.module, pageModuleFile(route.module)]));
 
 /** A URL path without its trailing slashes (`/terms/` is `/terms`); `/` stays `/`. */
 export const withoutTrailingSlash = (pathname: string) =>
   pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 
-/** True when a URL path is one of the site's pages (the server answers 404 otherwise). */
-export function isPagePath(pathname: string): boolean {
+export interface RouteMatch {
+  route: PageRoute;
+  /** The address as the site spells it: where any other spelling of it is sent. */
+  canonicalPath: string;
+}
+
+/**
+ * The site's one rule for which page an address shows, used by the server, its headers and the browser alike. A
+ * page's address is lower case: `/privacy` (or `/privacy/`) is the page, `/PRIVACY` is another spelling of it that
+ * is sent there, and the rest of a share link (`/share-location/<token>`) is kept exactly as written.
+ */
+export function matchRoute(pathname: string): RouteMatch | undefined {
   const path = withoutTrailingSlash(pathname);
-  return pageRoutes.some((route) => matchesRoute(route.path, path));
+  for (const route of pageRoutes) {
+    const base = route.path.endsWith('/*') ? route.path.slice(0, -2) : route.path;
+    const rest = path.slice(base.length);
+    const covered = route.path.endsWith('/*') ? rest === '' || rest.startsWith('/') : rest === '';
+    if (covered && path.slice(0, base.length).toLowerCase() === base) return { route, canonicalPath: base + rest };
+  }
+  return undefined;
+}
+
+/** The page at exactly this address, or undefined (another spelling of a page is not that page). */
+export function routeAt(pathname: string): PageRoute | undefined {
+  const match = matchRoute(pathname);
+  return match?.canonicalPath === withoutTrailingSlash(pathname) ? match.route : undefined;
 }

@@ -66,7 +66,9 @@ function ssrConfig(input: Record<string, string>, base: string): UserConfig {
   return {
     base,
     plugins: [react()],
-    ssr: { noExternal: [/^@gift\//, 'react-slick', 'slick-carousel'] },
+    // The router stays one copy shared with the shell's server build even where a remote does not depend on it
+    // (remotes reach it only through @gift/router); the page server resolves it for them.
+    ssr: { noExternal: [/^@gift\//, 'react-slick', 'slick-carousel'], external: ['react-router'] },
     build: {
       ssr: true,
       outDir: ssrOutDir,

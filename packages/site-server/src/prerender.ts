@@ -50,10 +50,8 @@ interface FederationManifest {
   exposes: { path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[] } } }[];
 }
 
-/** Pages whose content depends on the address alone; a share link's token and a confirmation fragment do not. */
-export const prerenderedRoutes = pageRoutes.filter(
-  (route) => !route.path.endsWith('/*') && route.path !== paths.confirmDeletion,
-);
+/** Pages whose content depends on the address alone (the route table says which). */
+export const prerenderedRoutes = pageRoutes.filter((route) => route.prerender);
 
 export const notFoundKey = '404';
 

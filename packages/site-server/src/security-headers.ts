@@ -1,6 +1,6 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { paths } from '@gift/content';
+import { matchRoute } from '@gift/content';
 import { earlyScriptSource, startScriptSource } from './early-script.ts';
 
 /**
@@ -35,8 +35,7 @@ export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
 
 /** Geolocation only for the share-location screen; the rest of the site asks for no powerful feature. */
 export function permissionsPolicy(pathname: string): string {
-  const geolocation =
-    pathname === paths.shareLocation || pathname.startsWith(`${paths.shareLocation}/`) ? '(self)' : '()';
+  const geolocation = matchRoute(pathname)?.route.remote === 'share_location' ? '(self)' : '()';
   return `geolocation=${geolocation}, camera=(), microphone=(), payment=(), usb=(), interest-cohort=()`;
 }
 

@@ -38,6 +38,21 @@ describe('site server', () => {
     expect(response.body).toContain('<div id="root">');
   });
 
+  it('sends another spelling of a page’s address to the page, with its query and a share link’s token as written', async () => {
+    const upper = await app.inject({ url: '/PRIVACY?ref=mail' });
+    expect(upper.statusCode).toBe(301);
+    expect(upper.headers.location).toBe('/privacy?ref=mail');
+    expect((await app.inject({ url: '/Share-Location/AbC_123' })).headers.location).toBe('/share-location/AbC_123');
+    expect((await app.inject({ url: '/privacy/' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/PRIVACY-policy' })).statusCode).toBe(404);
+  });
+
+  it('allows geolocation on share links only', async () => {
+    const policy = async (url: string) => (await app.inject({ url })).headers['permissions-policy'];
+    expect(await policy('/share-location/AbC_123')).toContain('geolocation=(self)');
+    expect(await policy('/privacy')).toContain('geolocation=()');
+  });
+
   it('answers a plain 404 for missing files and API paths', async () => {
     for (const url of ['/assets/missing.js', '/api/anything', '/remotes/legal/missing.js']) {
       const response = await app.inject({ url });

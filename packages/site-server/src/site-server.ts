@@ -13,12 +13,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import {
-  isPagePath,
-  matchesRoute,
+  matchRoute,
   metadataTags,
   notFoundMetadata,
   pageRoutes,
-  paths,
   withoutTrailingSlash,
   type PageRoute,
 } from '@gift/content';
@@ -28,7 +26,6 @@ import {
   createPageRenderer,
   notFoundKey,
   prerenderedDir,
-  prerenderedRoutes,
   shellServerBuild,
   siteUrlPlaceholder,
   type PrerenderedIndex,
@@ -258,15 +255,20 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
    * page rendered now for addresses that vary, or with the outcome of a native form post; otherwise the shell's
    * HTML, whose router renders it in the browser.
    */
-  const pageHtml = async (key: string, request: FastifyRequest, manifest: RemotesManifest, formOutcome?: unknown) => {
-    const route = pageRoutes.find((candidate) => matchesRoute(candidate.path, key));
+  const pageHtml = async (
+    key: string,
+    route: PageRoute | undefined,
+    request: FastifyRequest,
+    manifest: RemotesManifest,
+    formOutcome?: unknown,
+  ) => {
     if (formOutcome !== undefined && route) {
       const rendered = await renderOnRequest(route, key, request, manifest, formOutcome);
       if (rendered) return rendered;
     }
     const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
     if (page && (!page.remote || manifest[page.remote] === page.entry)) return prerenderedHtml(page.file);
-    if (route && !prerenderedRoutes.some((prerendered) => prerendered.path === route.path)) {
+    if (route && !route.prerender) {
       const rendered = await renderOnRequest(route, key, request, manifest);
       if (rendered) return rendered;
     }
@@ -278,15 +280,23 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   };
 
   const sendPage = async (path: string, origin: string, request: FastifyRequest, reply: FastifyReply) => {
-    const found = isPagePath(path);
-    const key = found ? withoutTrailingSlash(path) : notFoundKey;
+    const match = matchRoute(path);
+    // Another spelling of a page's address (`/PRIVACY`) is sent to the page: one address per page, everywhere.
+    if (match && match.canonicalPath !== withoutTrailingSlash(path)) {
+      return reply
+        .code(301)
+        .header('Location', match.canonicalPath + request.url.slice(path.length))
+        .send();
+    }
+    const found = match !== undefined;
+    const key = match ? match.canonicalPath : notFoundKey;
     // A form posted natively came back here (Post/Redirect/Get): shown once, never cached, since it holds what
     // the visitor typed.
     const formOutcome = found ? readOutcome(request) : undefined;
     if (formOutcome) clearOutcome(request, reply, key);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
     const manifest = await readManifest();
-    const html = (await pageHtml(key, request, manifest, formOutcome))
+    const html = (await pageHtml(key, match?.route, request, manifest, formOutcome))
       .replaceAll(siteUrlPlaceholder, origin)
       .replace('</head>', `${manifestElement(manifest)}</head>`);
     return reply
@@ -304,8 +314,8 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     ),
   );
 
-  // The public pages (those prerendered, as their content depends on the address alone), but the demo.
-  const listedPaths = prerenderedRoutes.map((route) => route.path).filter((path) => path !== paths.scrollLockDemo);
+  // The pages the route table lists for search engines.
+  const listedPaths = pageRoutes.filter((route) => route.inSitemap).map((route) => route.path);
   app.get(
     '/sitemap.xml',
     withOrigin((origin, _request, reply) => {

@@ -2,14 +2,21 @@ import './tokens.css';
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Link, Outlet, RouterProvider } from 'react-router';
+import { pageModuleFile, routesOf } from '@gift/content';
+import type { RemoteName } from '@gift/federation';
 
-interface StandalonePage {
-  path: string;
-  Page: ComponentType;
-}
-
-/** Renders a remote's pages on their own (`pnpm --filter <remote> dev`), so a team can work without the shell. */
-export function renderStandalone(remoteName: string, pages: StandalonePage[]) {
+/**
+ * Renders a remote's pages on their own (`pnpm --filter <remote> dev`), so a team can work without the shell: the
+ * routes the route table gives the remote, each with the page module its `module` names (from `import.meta.glob`).
+ */
+export function renderStandalone(remote: RemoteName, modules: Record<string, { default?: ComponentType }>) {
+  const pages = routesOf(remote).map(({ path, module }) => {
+    const file = pageModuleFile(module).replace('./src/', './');
+    const Page = modules[file]?.default;
+    if (!Page) throw new Error(`The route ${path} names ${module}, but ${file} has no default export`);
+    return { path, Page };
+  });
+  const remoteName = remote.replace('_', ' ');
   const Layout = () => (
     <>
       <nav aria-label={`${remoteName} pages`} style={{ padding: '0.5rem 1rem', borderBottom: '1px solid #ddd' }}>

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
-import { createMemoryRouter, Route, RouterProvider, Routes, StaticRouter } from 'react-router';
+import { createMemoryRouter, Route, RouterProvider, Routes, StaticRouter } from '@gift/router/testing';
 import type { ShareLocationOutcome } from '@gift/content';
 import { ActionDataContext } from '@gift/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

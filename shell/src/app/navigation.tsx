@@ -1,10 +1,9 @@
 import { createContext, use, useLayoutEffect, useState, useTransition, type ReactNode } from 'react';
-import { matchPath, Router, UNSAFE_createBrowserHistory as createBrowserHistory } from 'react-router';
-import { pageRoutes, type PageRoute } from '@gift/content';
+import { Router, UNSAFE_createBrowserHistory as createBrowserHistory } from 'react-router';
+import { routeAt, type PageRoute } from '@gift/content';
 
-/** The route `pathname` shows, or undefined for the not-found page. */
-export const routeFor = (pathname: string): PageRoute | undefined =>
-  pageRoutes.find((route) => matchPath(route.path, pathname));
+/** The route `pathname` shows, or undefined for the not-found page (the site's one rule: `matchRoute`). */
+export const routeFor = (pathname: string): PageRoute | undefined => routeAt(pathname);
 
 const NavigationPendingContext = createContext(false);
 

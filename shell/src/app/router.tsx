@@ -14,7 +14,14 @@ export function SiteRoutes({ actionData }: { actionData?: unknown }) {
     <Routes>
       <Route element={<RootLayout actionData={actionData} />}>
         {pageRoutes.map((route) => (
-          <Route key={route.path} path={route.path} element={<RemotePage key={route.path} route={route} />} />
+          <Route
+            key={route.path}
+            path={route.path}
+            // Addresses are matched as `matchRoute` does: another spelling of a page is the not-found route,
+            // which sends it to the page.
+            caseSensitive
+            element={<RemotePage key={route.path} route={route} />}
+          />
         ))}
         <Route path="*" element={<NotFoundPage />} />
       </Route>
