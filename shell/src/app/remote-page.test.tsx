@@ -14,6 +14,8 @@ const route: PageRoute = {
   module: './terms-page',
   title: 'Terms',
   description: 'Terms',
+  prerender: true,
+  inSitemap: true,
 };
 
 const load = vi.fn<(route: PageRoute) => Promise<PageLoad>>();
