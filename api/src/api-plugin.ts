@@ -7,7 +7,7 @@ import { deletionRequestRoutes } from './deletion-requests/routes.ts';
 import { apiErrorHandler } from './http/errors.ts';
 import { formContentType, parseFormBody } from './http/form-posts.ts';
 import { healthRoutes } from './health/routes.ts';
-import { textFormats } from './http/text-formats.ts';
+import { textFormats } from '@gift/contracts';
 import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from 'fastify';
+import { apiPrefix } from '@gift/contracts';
 import { apiPlugin } from './api-plugin.ts';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -58,6 +59,6 @@ export async function createApiServer({
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  await app.register(apiPlugin, { prefix: '/api', db, config });
+  await app.register(apiPlugin, { prefix: apiPrefix, db, config });
   return app;
 }

@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { DeletionFormOutcome, DeletionFormValues, FormOutcome } from '@gift/content';
 import { useActionData } from '@gift/router';
-import { deleteAccount, deleteAccountEndpoint } from '../content/delete-account.content.ts';
+import { apiPaths } from '@gift/contracts';
+import { deletionApi } from '@gift/contracts/clients';
+import { deleteAccount } from '../content/delete-account.content.ts';
 import styles from './deletion-request-form.module.css';
 
 type Status = { tone: 'none' | 'error' | 'success'; message: string };
@@ -42,7 +44,7 @@ function useFieldsAsShown(returned: DeletionFormValues | undefined): DeletionFor
     const form =
       typeof document === 'undefined'
         ? null
-        : document.querySelector<HTMLFormElement>(`form[action="${deleteAccountEndpoint}"]`);
+        : document.querySelector<HTMLFormElement>(`form[action="${apiPaths.deleteAccount}"]`);
     return form ? fieldsOf(form) : returned;
   });
   return shown;
@@ -74,12 +76,8 @@ export function DeletionRequestForm() {
     setSending(true);
     setStatus(noStatus);
     try {
-      const response = await fetch(deleteAccountEndpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(fields),
-      });
-      if (response.ok) {
+      const answer = await deletionApi.request(fields);
+      if (answer.ok) {
         // Emptied, not reset: a reset would bring back what a native post gave back.
         for (const name of fieldNames) (form.elements.namedItem(name) as HTMLInputElement).value = '';
         setStatus({ tone: 'success', message: messages.submitted });
@@ -99,7 +97,7 @@ export function DeletionRequestForm() {
       <form
         className={styles.form}
         method="post"
-        action={deleteAccountEndpoint}
+        action={apiPaths.deleteAccount}
         onSubmit={submit}
         aria-describedby={`${id}-status`}
       >

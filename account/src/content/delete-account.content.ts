@@ -28,8 +28,6 @@ export const deleteAccount = {
   },
 };
 
-export const deleteAccountEndpoint = '/api/delete-account';
-
 export const confirmDeletion = {
   title: 'Confirm your deletion request',
   intro:
@@ -53,9 +51,4 @@ export const confirmDeletion = {
   },
   newRequest: 'Send a new request',
   retry: 'Try again',
-};
-
-export const confirmationEndpoints = {
-  lookup: '/api/delete-account/confirmation',
-  confirm: '/api/delete-account/confirm',
 };

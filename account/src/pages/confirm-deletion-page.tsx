@@ -2,34 +2,24 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation } from '@gift/router';
 import { paths } from '@gift/content';
 import { useHydrated } from '@gift/ui';
-import { confirmationEndpoints, confirmDeletion as copy } from '../content/delete-account.content.ts';
+import { confirmationTokenPattern, type ConfirmationDetails } from '@gift/contracts';
+import { deletionApi, type LinkCheck } from '@gift/contracts/clients';
+import { confirmDeletion as copy } from '../content/delete-account.content.ts';
 import styles from './delete-account-page.module.css';
 import formStyles from '../components/deletion-request-form.module.css';
 
-type Details = { reference: string; email: string; receivedAt: string };
 type Problem = keyof typeof copy.problems;
 type State =
   | { step: 'checking' }
-  | { step: 'ready'; details: Details }
-  | { step: 'confirming'; details: Details }
+  | { step: 'ready'; details: ConfirmationDetails }
+  | { step: 'confirming'; details: ConfirmationDetails }
   | { step: 'confirmed' }
   | { step: 'problem'; problem: Problem; retry?: () => void };
 
-const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+const tokenPattern = new RegExp(confirmationTokenPattern);
 
-async function post(
-  url: string,
-  token: string,
-): Promise<{ ok: true; details: Details } | { ok: false; problem: Problem }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  if (response.ok) return { ok: true, details: (await response.json()) as Details };
-  const problems: Record<number, Problem> = { 404: 'unknown', 410: 'expired', 409: 'used' };
-  return { ok: false, problem: problems[response.status] ?? 'network' };
-}
+/** A link's check as the page tells it: a problem the API names, or one of reaching it. */
+const problemOf = (check: LinkCheck & { ok: false }): Problem => check.problem ?? 'network';
 
 /**
  * The page the confirmation email links to. Opening it (a GET) only looks the link up; pressing the button
@@ -47,8 +37,10 @@ export function ConfirmDeletionPage() {
   const lookUp = useCallback(async () => {
     setState({ step: 'checking' });
     try {
-      const result = await post(confirmationEndpoints.lookup, token);
-      setState(result.ok ? { step: 'ready', details: result.details } : { step: 'problem', problem: result.problem });
+      const result = await deletionApi.lookUp(token);
+      setState(
+        result.ok ? { step: 'ready', details: result.details } : { step: 'problem', problem: problemOf(result) },
+      );
     } catch (error) {
       console.error('The confirmation link could not be checked.', error);
       setState({ step: 'problem', problem: 'network', retry: () => void lookUp() });
@@ -59,11 +51,11 @@ export function ConfirmDeletionPage() {
     if (tokenPattern.test(token)) void lookUp();
   }, [token, lookUp]);
 
-  async function confirm(details: Details) {
+  async function confirm(details: ConfirmationDetails) {
     setState({ step: 'confirming', details });
     try {
-      const result = await post(confirmationEndpoints.confirm, token);
-      setState(result.ok ? { step: 'confirmed' } : { step: 'problem', problem: result.problem });
+      const result = await deletionApi.confirm(token);
+      setState(result.ok ? { step: 'confirmed' } : { step: 'problem', problem: problemOf(result) });
     } catch (error) {
       console.error('The deletion request could not be confirmed.', error);
       setState({ step: 'problem', problem: 'network', retry: () => void confirm(details) });

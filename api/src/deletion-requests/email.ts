@@ -1,13 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
-
-export const maxEmailLength = 254;
+import { deletionRequestLimits } from '@gift/contracts';
 
 // Pragmatic address check: one @, a dotted domain, no spaces or control characters.
 const emailPattern =
   /^[^\s\p{Cc}@<>()[\]\\,;:"]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/u;
 
 export function isValidEmail(email: string): boolean {
-  return email.length <= maxEmailLength && emailPattern.test(email);
+  return email.length <= deletionRequestLimits.email && emailPattern.test(email);
 }
 
 /** One spelling per address: trimmed and lower-cased. */

@@ -1,20 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { postgresDatabase, postgresServer, sqliteDatabase } from '../../test/databases.ts';
+import { emailedToken } from '../../test/inbox.ts';
 import { deletionRequests, newReference, TransitionError } from './repository.ts';
-
-/** The token as the owner receives it: only inside the queued email. */
-async function emailedToken(db: Db, reference: string): Promise<string> {
-  const emails = await db
-    .selectFrom('email_outbox')
-    .select('body_text')
-    .where('reference', '=', reference)
-    .orderBy('id')
-    .execute();
-  const match = emails.at(-1)?.body_text.match(/#token=([A-Za-z0-9_-]{43})/);
-  if (!match?.[1]) throw new Error('No confirmation link was queued');
-  return match[1];
-}
 
 const postgres = await postgresServer();
 if (!postgres && process.env.CI) throw new Error('CI must run the storage tests against PostgreSQL too');

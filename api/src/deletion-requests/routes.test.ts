@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { countRows, referenceOf, testApi, validBody } from '../../test/app.ts';
+import { emailedToken } from '../../test/inbox.ts';
 import { deletionRequests } from './repository.ts';
 
 const url = '/api/delete-account';
@@ -280,14 +281,6 @@ describe('GET /api/health', () => {
 });
 
 describe('confirmation endpoints', () => {
-  const tokenFor = async (reference: string) => {
-    const email = await db
-      .selectFrom('email_outbox')
-      .select('body_text')
-      .where('reference', '=', reference)
-      .executeTakeFirstOrThrow();
-    return email.body_text.match(/#token=([A-Za-z0-9_-]{43})/)![1]!;
-  };
   const confirmPost = (path: string, payload: unknown) =>
     app.inject({
       method: 'POST',
@@ -299,7 +292,7 @@ describe('confirmation endpoints', () => {
   it('looks a link up without changing anything, then confirms it once', async () => {
     await post(validBody);
     const reference = await referenceOf(db, 'ann@example.com');
-    const token = await tokenFor(reference);
+    const token = await emailedToken(db, reference);
     const lookup = await confirmPost('confirmation', { token });
     expect(lookup.statusCode).toBe(200);
     expect(lookup.json()).toMatchObject({ reference, email: 'a***@example.com', status: 'received' });

@@ -1,34 +1,33 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paths, type DeletionFormOutcome, type DeletionFormValues } from '@gift/content';
+import {
+  apiPaths,
+  apiRoute,
+  confirmationTokenSchema,
+  deletionRequestLimits,
+  deletionRequestSchema,
+  linkProblems,
+  type ConfirmationDetails,
+  type ConfirmationTokenBody,
+  type DeletionRequestAccepted,
+  type DeletionRequestBody,
+} from '@gift/contracts';
 import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
 import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
-import { emailFingerprinter, isValidEmail, mailboxKey, maxEmailLength, normalizeEmail } from './email.ts';
+import { emailFingerprinter, isValidEmail, mailboxKey, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
 
-export const limits = { name: 200, email: maxEmailLength, reason: 2000 } as const;
-
-const bodySchema = {
-  type: 'object',
-  required: ['name', 'email', 'reason'],
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', maxLength: limits.name, format: 'single-line' },
-    email: { type: 'string', maxLength: limits.email, format: 'single-line' },
-    reason: { type: 'string', maxLength: limits.reason, format: 'text' },
-  },
-} as const;
-
-type Body = DeletionFormValues;
+type Body = DeletionRequestBody;
 
 /** What a native post of the form typed, to give back on its page; the body may be unread or of the wrong shape. */
 const typedValues = (body: unknown): DeletionFormValues => {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   return {
-    name: typedText(fields.name, limits.name),
-    email: typedText(fields.email, limits.email),
-    reason: typedText(fields.reason, limits.reason),
+    name: typedText(fields.name, deletionRequestLimits.name),
+    email: typedText(fields.email, deletionRequestLimits.email),
+    reason: typedText(fields.reason, deletionRequestLimits.reason),
   };
 };
 
@@ -39,19 +38,6 @@ const refusedOnPage: RefusedOnPage = (request, message) => ({
 
 const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: DeletionFormOutcome) =>
   redirectWithOutcome(request, reply, paths.deleteAccount, outcome);
-
-const tokenSchema = {
-  type: 'object',
-  required: ['token'],
-  additionalProperties: false,
-  properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } },
-} as const;
-
-const tokenProblems = {
-  unknown: { status: 404, message: 'This confirmation link is not valid.' },
-  expired: { status: 410, message: 'This confirmation link has expired.' },
-  used: { status: 409, message: 'This confirmation link has already been used.' },
-} as const;
 
 /** a***@example.com: enough for the owner to recognise, nothing more for anyone else. */
 export function maskEmail(email: string): string {
@@ -73,9 +59,9 @@ export function deletionRequestRoutes(
    * (answered on the page, Post/Redirect/Get): the same schema, rules, limits and storage for both.
    */
   app.post<{ Body: Body }>(
-    '/delete-account',
+    apiRoute(apiPaths.deleteAccount),
     {
-      schema: { body: bodySchema },
+      schema: { body: deletionRequestSchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
       // A form post is counted against its address once read, whatever its shape, so that it can be given back.
       preValidation: limitFormPosts(perIp, refusedOnPage),
@@ -111,35 +97,47 @@ export function deletionRequestRoutes(
       // The same answer whether the address is new, has a request open already, or has no account: no reference
       // either (the email carries it), which would tell a stranger that two requests are the same one.
       if (form) return answerForm(request, reply, { form: 'delete-account', outcome: 'submitted' });
-      return reply.code(202).send({ status: 'received' });
+      return reply.code(202).send({ status: 'received' } satisfies DeletionRequestAccepted);
     },
   );
 
-  const tokenRoute = (path: string, act: (token: string) => ReturnType<DeletionRequests['lookup']>, verb: string) =>
-    app.post<{ Body: { token: string } }>(
+  /** A confirmation link's token, looked up or used: `status` is what the request is once `act` has run. */
+  const tokenRoute = (
+    path: string,
+    act: (token: string) => ReturnType<DeletionRequests['lookup']>,
+    { status, logged }: { status: ConfirmationDetails['status']; logged: string },
+  ) =>
+    app.post<{ Body: ConfirmationTokenBody }>(
       path,
       {
         bodyLimit: 1024,
-        schema: { body: tokenSchema },
+        schema: { body: confirmationTokenSchema },
         onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
       },
       async (request, reply) => {
         const result = await act(request.body.token);
         if (result.outcome !== 'valid') {
-          const problem = tokenProblems[result.outcome];
+          const problem = linkProblems[result.outcome];
           return reply.code(problem.status).send({ error: result.outcome, message: problem.message });
         }
-        request.log.info({ reference: result.reference }, verb);
-        return reply.send({
+        request.log.info({ reference: result.reference }, logged);
+        const details: ConfirmationDetails = {
           reference: result.reference,
           email: maskEmail(result.email),
           receivedAt: result.receivedAt,
-          status: verb === 'deletion request verified' ? 'verified' : 'received',
-        });
+          status,
+        };
+        return reply.send(details);
       },
     );
 
   // Both are POSTs: a mail scanner that opens the link (a GET of the page) can neither confirm nor probe.
-  tokenRoute('/delete-account/confirmation', (token) => requests.lookup(token), 'confirmation link looked up');
-  tokenRoute('/delete-account/confirm', (token) => requests.confirm(token), 'deletion request verified');
+  tokenRoute(apiRoute(apiPaths.lookUpConfirmation), (token) => requests.lookup(token), {
+    status: 'received',
+    logged: 'confirmation link looked up',
+  });
+  tokenRoute(apiRoute(apiPaths.confirm), (token) => requests.confirm(token), {
+    status: 'verified',
+    logged: 'deletion request verified',
+  });
 }

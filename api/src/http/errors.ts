@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
 import { isFormPost, redirectWithOutcome } from './form-posts.ts';
 import { clientKey, tooManyRequestsMessage } from './guards.ts';
-import { textFormats, type TextFormat } from './text-formats.ts';
+import { textFormats, type TextFormat } from '@gift/contracts';
 
 function fieldOf(error: FastifyError): string | null {
   const [first] = error.validation ?? [];

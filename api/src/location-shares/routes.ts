@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paths, type ShareLocationOutcome } from '@gift/content';
+import {
+  addressMaxLength,
+  apiPaths,
+  apiRoute,
+  locationShareSchema,
+  shareTokenPattern,
+  type LocationShareBody,
+} from '@gift/contracts';
 import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
@@ -14,35 +22,10 @@ import {
 import { locationShares, type SharedLocation } from './repository.ts';
 import type { Db } from '../db/database.ts';
 
-/** Link tokens are URL-safe random strings made by the sender's app. */
-export const tokenPattern = '^[A-Za-z0-9_-]{16,128}$';
-
-const addressMaxLength = 500;
-
-const bodySchema = {
-  type: 'object',
-  required: ['token'],
-  additionalProperties: false,
-  properties: {
-    token: { type: 'string', pattern: tokenPattern },
-    position: {
-      type: 'object',
-      required: ['latitude', 'longitude', 'accuracy'],
-      additionalProperties: false,
-      properties: {
-        latitude: { type: 'number', minimum: -90, maximum: 90 },
-        longitude: { type: 'number', minimum: -180, maximum: 180 },
-        accuracy: { type: 'number', minimum: 0, maximum: 100_000 },
-      },
-    },
-    address: { type: 'string', maxLength: addressMaxLength, format: 'text' },
-  },
-} as const;
-
 /** The share link's page a native post of the address form comes back to (its token checked first). */
 const pageOf = (body: unknown) => {
   const token = typedText((body as { token?: unknown } | undefined)?.token, 128);
-  return new RegExp(tokenPattern).test(token) ? `${paths.shareLocation}/${token}` : paths.shareLocation;
+  return new RegExp(shareTokenPattern).test(token) ? `${paths.shareLocation}/${token}` : paths.shareLocation;
 };
 
 const typedAddress = (body: unknown) =>
@@ -56,11 +39,7 @@ const refusedOnPage: RefusedOnPage = (request, message) => ({
   outcome: { form: 'share-location', outcome: 'refused', message, address: typedAddress(request.body) },
 });
 
-interface Body {
-  token: string;
-  position?: { latitude: number; longitude: number; accuracy: number };
-  address?: string;
-}
+type Body = LocationShareBody;
 
 export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: Db; config: ApiConfig }) {
   const shares = locationShares(db);
@@ -71,9 +50,9 @@ export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: 
 
   /** From the page's script (JSON) or its address form posted natively (answered on the page): one schema. */
   app.post<{ Body: Body }>(
-    '/share-location',
+    apiRoute(apiPaths.shareLocation),
     {
-      schema: { body: bodySchema },
+      schema: { body: locationShareSchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.shareLocation }),
       preValidation: limitFormPosts(perIp, refusedOnPage),
       errorHandler: formAwareErrors(refusedOnPage),

@@ -20,6 +20,7 @@ import {
   withoutTrailingSlash,
   type PageRoute,
 } from '@gift/content';
+import { apiPrefix } from '@gift/contracts';
 import { manifestElement, manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { apiPlugin, clearOutcome, httpServerOptions, readOutcome, trustedHops, type ApiConfig, type Db } from 'api';
 import {
@@ -159,7 +160,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     reply.header('X-Request-Id', request.id);
   });
 
-  if (options.api) await app.register(apiPlugin, { prefix: '/api', ...options.api });
+  if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api });
 
   const staticOptions = {
     index: false,
@@ -336,7 +337,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]+$/i.test(path);
-    if (!wantsPage || path.startsWith('/api/') || path.startsWith('/remotes/')) {
+    if (!wantsPage || path.startsWith(`${apiPrefix}/`) || path.startsWith('/remotes/')) {
       return reply.code(404).send({ error: 'Not Found', message: `No resource at ${path}` });
     }
     return withOrigin((origin) => sendPage(path, origin, request, reply))(request, reply);

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import styles from './store-buttons.module.css';
+import { ExternalLink } from './external-link.tsx';
 
 interface StoreLinks {
   appStore: string;
@@ -42,15 +43,14 @@ function StoreButton({
   icon: (filled: boolean) => ReactNode;
 }) {
   return (
-    <a className={styles.button} href={href} target="_blank" rel="noopener noreferrer">
+    <ExternalLink className={styles.button} href={href}>
       <span className={styles.iconRest}>{icon(false)}</span>
       <span className={styles.iconHover}>{icon(true)}</span>
       <span>
         <span className={styles.small}>{small}</span>
         <span className={styles.large}>{large}</span>
-        <span className="visually-hidden"> (opens in a new tab)</span>
       </span>
-    </a>
+    </ExternalLink>
   );
 }
 

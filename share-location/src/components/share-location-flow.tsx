@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FormOutcome, ShareLocationOutcome } from '@gift/content';
 import { useActionData } from '@gift/router';
-import { useHydrated } from '@gift/ui';
-import { shareLocation as copy, shareLocationEndpoint } from '../content/share-location.content.ts';
+import { ExternalLink, Spinner, useHydrated } from '@gift/ui';
+import { apiPaths } from '@gift/contracts';
+import { shareLocation as copy } from '../content/share-location.content.ts';
 import { useLocationShare, type Position, type SharedLocation } from './use-location-share.ts';
 import styles from './share-location.module.css';
 
@@ -34,7 +35,7 @@ function AddressForm({ token, onSubmit, onUseLocation, returned }: AddressFormPr
     onSubmit(address);
   };
   return (
-    <form method="post" action={shareLocationEndpoint} onSubmit={submit} noValidate>
+    <form method="post" action={apiPaths.shareLocation} onSubmit={submit} noValidate>
       <input type="hidden" name="token" value={token} />
       <div className={styles.field}>
         <label htmlFor={`${id}-address`}>{copy.addressLabel}</label>
@@ -126,7 +127,7 @@ export function ShareLocationFlow({ token }: { token: string }) {
       return (
         <div className={styles.panel} role="status">
           {heading(copy.locating)}
-          <span className={styles.spinner} aria-hidden="true" />
+          <Spinner size="small" />
         </div>
       );
     case 'found':
@@ -134,10 +135,7 @@ export function ShareLocationFlow({ token }: { token: string }) {
         <div className={styles.panel}>
           {heading(copy.found(state.position.accuracy))}
           <p className={styles.coordinates}>{describe({ position: state.position })}</p>
-          <a href={mapsUrl(state.position)} target="_blank" rel="noopener noreferrer">
-            {copy.actions.openMaps}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
+          <ExternalLink href={mapsUrl(state.position)}>{copy.actions.openMaps}</ExternalLink>
           <div className={styles.actions}>
             <button type="button" className={styles.primary} onClick={() => send({ position: state.position })}>
               {copy.actions.confirm}
@@ -164,7 +162,7 @@ export function ShareLocationFlow({ token }: { token: string }) {
           {heading(copy.sending)}
           <p>{describe(state.location)}</p>
           <button type="button" className={styles.primary} disabled>
-            <span className={styles.spinner} aria-hidden="true" />
+            <Spinner size="small" />
             {copy.sending}
           </button>
         </div>

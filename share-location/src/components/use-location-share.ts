@@ -1,6 +1,7 @@
 import { useCallback, useReducer } from 'react';
 import { notify } from '@gift/store';
-import { geolocationOptions, shareLocation, shareLocationEndpoint } from '../content/share-location.content.ts';
+import { locationApi } from '@gift/contracts/clients';
+import { geolocationOptions, shareLocation } from '../content/share-location.content.ts';
 
 export type Position = { latitude: number; longitude: number; accuracy: number };
 export type SharedLocation = { position: Position } | { address: string };
@@ -78,14 +79,10 @@ export function useLocationShare(token: string, initial: ShareState = { step: 's
     async (location: SharedLocation) => {
       dispatch({ type: 'send', location });
       try {
-        const response = await fetch(shareLocationEndpoint, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ token, ...location }),
-        });
-        dispatch(response.ok ? { type: 'sent', location } : { type: 'failed', problem: 'refused', location });
+        const answer = await locationApi.share({ token, ...location });
+        dispatch(answer.ok ? { type: 'sent', location } : { type: 'failed', problem: 'refused', location });
         // The shell's notification outlet shows it: the store is one shared singleton across host and remotes.
-        if (response.ok) notify(shareLocation.toast, 'success');
+        if (answer.ok) notify(shareLocation.toast, 'success');
       } catch (error) {
         console.error('The location could not be sent.', error);
         dispatch({ type: 'failed', problem: 'unreachable', location });

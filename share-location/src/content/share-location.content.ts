@@ -41,6 +41,4 @@ export const shareLocation = {
   },
 };
 
-export const shareLocationEndpoint = '/api/share-location';
-export const tokenPattern = /^[A-Za-z0-9_-]{16,128}$/;
 export const geolocationOptions: PositionOptions = { enableHighAccuracy: true, timeout: 15_000, maximumAge: 0 };

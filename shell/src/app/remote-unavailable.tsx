@@ -1,3 +1,4 @@
+import { Spinner } from '@gift/ui';
 import styles from './remote-unavailable.module.css';
 
 /** Shown inside the normal header and footer when a page's remote cannot be loaded. */
@@ -16,7 +17,7 @@ export function RemoteUnavailable({ onRetry, retrying = false }: { onRetry: () =
 export function PageLoading() {
   return (
     <div className={styles.loading} role="status">
-      <div className={styles.spinner} aria-hidden="true" />
+      <Spinner size="large" />
       <span className="visually-hidden">Loading the page…</span>
     </div>
   );

@@ -1,24 +1,20 @@
 import { site } from '@gift/content';
-import { HeaderBar, headerItemClass } from '@gift/ui';
+import { ExternalLink, HeaderBar, headerItemClass } from '@gift/ui';
 import { vendor } from '../content/vendor.content.ts';
-
-const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 /** The vendor page's own header: the business portal's login and sign-up, each in a new tab. */
 export function VendorHeader() {
   return (
     <HeaderBar menuLabel="Vendor" menuId="vendor-menu">
       <li>
-        <a className={headerItemClass.link} href={site.portal.login} {...newTab}>
+        <ExternalLink className={headerItemClass.link} href={site.portal.login}>
           {vendor.header.login}
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </a>
+        </ExternalLink>
       </li>
       <li>
-        <a className={headerItemClass.action} href={site.portal.register} {...newTab}>
+        <ExternalLink className={headerItemClass.action} href={site.portal.register}>
           {vendor.header.signup}
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </a>
+        </ExternalLink>
       </li>
     </HeaderBar>
   );

@@ -1,10 +1,8 @@
 import { faqEntries, site } from '@gift/content';
-import { Banner, CardGrid, Faq, Section, StepList } from '@gift/ui';
+import { Banner, CardGrid, ExternalLink, Faq, Section, StepList } from '@gift/ui';
 import { VendorHeader } from '../components/vendor-header.tsx';
 import { vendor } from '../content/vendor.content.ts';
 import styles from './vendor-page.module.css';
-
-const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 export function VendorPage() {
   const { hero, benefits, businessTypes, howItWorks, testimonials, banner } = vendor;
@@ -16,10 +14,9 @@ export function VendorPage() {
           <p className={styles.eyebrow}>{hero.eyebrow}</p>
           <h1 id="vendor-title">{hero.title}</h1>
           <p>{hero.intro}</p>
-          <a className={styles.cta} href={site.portal.register} {...newTab}>
+          <ExternalLink className={styles.cta} href={site.portal.register}>
             {hero.cta}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
+          </ExternalLink>
         </div>
       </section>
       <Section title={benefits.title}>
@@ -50,10 +47,9 @@ export function VendorPage() {
         <Faq items={faqEntries} />
       </Section>
       <Banner title={banner.title} text={banner.text}>
-        <a className={styles.inverseCta} href={site.portal.register} {...newTab}>
+        <ExternalLink className={styles.inverseCta} href={site.portal.register}>
           {banner.cta}
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </a>
+        </ExternalLink>
       </Banner>
     </>
   );
