@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RemotesManifest } from '@gift/federation';
 import { prerenderSite } from './prerender.ts';
-import { localManifest } from './site-server.ts';
+import { localManifest } from './builds.ts';
 
 /** `pnpm prerender`: renders the pages again with the remote builds the manifest names now. */
 const root = fileURLToPath(new URL('../../..', import.meta.url));

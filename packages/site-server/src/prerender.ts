@@ -67,7 +67,16 @@ export function remoteFolderOnDisk(root: string, remote: RemoteName, entry: stri
     : undefined;
 }
 
-register('./shared-modules-hook.mjs', import.meta.url);
+let sharedModulesResolved = false;
+/**
+ * Lets remote server builds deployed outside this workspace import React and the router by name, resolving them to
+ * the very copies the shell renders with (see shared-modules-hook.mjs). Once per process, before the first import.
+ */
+function resolveSharedModules() {
+  if (sharedModulesResolved) return;
+  sharedModulesResolved = true;
+  register('./shared-modules-hook.mjs', import.meta.url);
+}
 
 /** Imports a build's module as it is on disk now, not as an earlier prerender in this process saw it. */
 const importFresh = (file: string) => import(`${pathToFileURL(file).href}?v=${statSync(file).mtimeMs}`);
@@ -117,6 +126,7 @@ export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>):
  */
 export async function createPageRenderer(options: { root: string; remotesDir?: string }) {
   const { root, remotesDir } = options;
+  resolveSharedModules();
   const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
   const shell = (await importFresh(shellServerBuild(root))) as ShellServerBuild;
 

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+
+const immutable = 'public, max-age=31536000, immutable';
+export const revalidate = 'no-cache';
+
+function setCacheHeaders(reply: FastifyReply, filePath: string) {
+  // Vite puts content-hashed files under assets/; everything else (HTML, remoteEntry.js) must be revalidated.
+  reply.header('Cache-Control', filePath.includes(`${sep}assets${sep}`) ? immutable : revalidate);
+}
+
+/** A file's contents, read again only when it changes on disk. */
+export function cachedRead<T>(path: string, parse: (text: string) => T): () => T {
+  let cache: { mtimeMs: number; value: T } | undefined;
+  return () => {
+    const { mtimeMs } = statSync(path);
+    if (cache?.mtimeMs !== mtimeMs) cache = { mtimeMs, value: parse(readFileSync(path, 'utf8')) };
+    return cache.value;
+  };
+}
+
+const contentVersion = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 10);
+
+/**
+ * Remotes built in this workspace, with the URL their entry is served at. The entry URL carries the build's
+ * version, so a rebuilt remote has a new address and a page prerendered with the old one is not served.
+ */
+export function builtRemotes(root: string) {
+  return Object.entries(remotes)
+    .map(([name, remote]) => {
+      const dist = join(root, remote.folder, 'dist');
+      const version = cachedRead(join(dist, remoteEntryFile), contentVersion);
+      return {
+        name,
+        dist,
+        entry: () => `/remotes/${remote.folder}/${remoteEntryFile}?v=${version()}`,
+        prefix: `/remotes/${remote.folder}/`,
+      };
+    })
+    .filter((remote) => existsSync(join(remote.dist, remoteEntryFile)));
+}
+
+/** The manifest that points at built remotes, as their builds are now. */
+const manifestOf = (built: ReturnType<typeof builtRemotes>): RemotesManifest =>
+  Object.fromEntries(built.map((remote) => [remote.name, remote.entry()]));
+
+/** The manifest of the remotes built in this workspace. */
+export const localManifest = (root: string) => manifestOf(builtRemotes(root));
+
+/** Build outputs that are never served: the server-side bundles used for prerendering. */
+const notServed = (pathName: string) => !/(^|\/)ssr\//.test(pathName);
+
+/**
+ * Serves the builds: the shell's at `/`, each remote's under `/remotes/` (from `remotesDir` when deployed there),
+ * and the manifest, read on every request from `manifestFile` or made from the workspace's builds. Returns the
+ * manifest reader, which pages use too.
+ */
+export async function serveBuilds(
+  app: FastifyInstance,
+  { root, remotesDir, manifestFile }: { root: string; remotesDir?: string; manifestFile?: string },
+): Promise<() => Promise<RemotesManifest>> {
+  const staticOptions = {
+    index: false,
+    cacheControl: false,
+    setHeaders: setCacheHeaders,
+    allowedPath: notServed,
+    // The builds write a Brotli copy of each text file (`file.js.br`); it is sent as is.
+    preCompressed: true,
+  } as const;
+  await app.register(fastifyStatic, { ...staticOptions, root: join(root, 'shell', 'dist'), prefix: '/' });
+
+  const local = builtRemotes(root);
+  if (remotesDir) {
+    await app.register(fastifyStatic, {
+      ...staticOptions,
+      root: remotesDir,
+      prefix: '/remotes/',
+      decorateReply: false,
+    });
+  } else {
+    for (const remote of local) {
+      await app.register(fastifyStatic, {
+        ...staticOptions,
+        root: remote.dist,
+        prefix: remote.prefix,
+        decorateReply: false,
+      });
+    }
+  }
+
+  const readManifest = async (): Promise<RemotesManifest> =>
+    manifestFile ? JSON.parse(await readFile(manifestFile, 'utf8')) : manifestOf(local);
+  app.get(manifestPath, async (_request, reply) =>
+    reply.header('Cache-Control', 'no-cache').send(await readManifest()),
+  );
+  return readManifest;
+}
