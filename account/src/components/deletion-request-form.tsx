@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { DeletionFormOutcome, DeletionFormValues, FormOutcome } from '@gift/content';
 import { useActionData } from '@gift/router';
 import { apiPaths } from '@gift/contracts';
+import { Button } from '@gift/ui';
 import { deletionApi } from '@gift/contracts/clients';
 import { deleteAccount } from '../content/delete-account.content.ts';
 import styles from './deletion-request-form.module.css';
@@ -113,9 +114,9 @@ export function DeletionRequestForm() {
           <label htmlFor={`${id}-reason`}>{labels.reason}</label>
           <textarea id={`${id}-reason`} name="reason" rows={4} defaultValue={typed?.reason} />
         </div>
-        <button className={styles.submit} type="submit" disabled={sending} aria-busy={sending}>
+        <Button className={styles.submit} type="submit" disabled={sending} aria-busy={sending}>
           {deleteAccount.submit}
-        </button>
+        </Button>
       </form>
       <p id={`${id}-status`} className={styles.status} data-tone={status.tone} role="status" aria-live="polite">
         {status.message}

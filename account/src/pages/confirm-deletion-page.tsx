@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation } from '@gift/router';
 import { paths } from '@gift/content';
-import { useHydrated } from '@gift/ui';
+import { Button, useHydrated } from '@gift/ui';
 import { confirmationTokenPattern, type ConfirmationDetails } from '@gift/contracts';
 import { deletionApi, type LinkCheck } from '@gift/contracts/clients';
 import { confirmDeletion as copy } from '../content/delete-account.content.ts';
 import styles from './delete-account-page.module.css';
-import formStyles from '../components/deletion-request-form.module.css';
 
 type Problem = keyof typeof copy.problems;
 type State =
@@ -82,14 +81,9 @@ export function ConfirmDeletionPage() {
               )}
             </p>
             <p>{copy.notYou}</p>
-            <button
-              type="button"
-              className={formStyles.submit}
-              disabled={state.step === 'confirming'}
-              onClick={() => void confirm(state.details)}
-            >
+            <Button type="button" disabled={state.step === 'confirming'} onClick={() => void confirm(state.details)}>
               {copy.confirm}
-            </button>
+            </Button>
           </>
         )}
         {state.step === 'confirmed' && <p role="status">{copy.confirmed.body}</p>}
@@ -97,9 +91,9 @@ export function ConfirmDeletionPage() {
           <>
             <p role="alert">{copy.problems[state.problem]}</p>
             {state.retry ? (
-              <button type="button" className={formStyles.submit} onClick={state.retry}>
+              <Button type="button" onClick={state.retry}>
                 {copy.retry}
-              </button>
+              </Button>
             ) : (
               state.problem !== 'used' && <Link to={paths.deleteAccount}>{copy.newRequest}</Link>
             )}

@@ -1,4 +1,5 @@
 export * from './banner.tsx';
+export * from './button.tsx';
 export * from './cards.tsx';
 export * from './external-link.tsx';
 export * from './faq.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FormOutcome, ShareLocationOutcome } from '@gift/content';
 import { useActionData } from '@gift/router';
-import { ExternalLink, Spinner, useHydrated } from '@gift/ui';
+import { Button, buttonClassName, ExternalLink, Spinner, useHydrated } from '@gift/ui';
 import { apiPaths } from '@gift/contracts';
 import { shareLocation as copy } from '../content/share-location.content.ts';
 import { useLocationShare, type Position, type SharedLocation } from './use-location-share.ts';
@@ -56,13 +56,11 @@ function AddressForm({ token, onSubmit, onUseLocation, returned }: AddressFormPr
         </span>
       </div>
       <div className={styles.actions}>
-        <button type="submit" className={styles.primary}>
-          {copy.actions.confirmAddress}
-        </button>
+        <Button type="submit">{copy.actions.confirmAddress}</Button>
         {onUseLocation && (
-          <button type="button" className={styles.secondary} onClick={onUseLocation}>
+          <Button type="button" variant="secondary" onClick={onUseLocation}>
             {copy.actions.useLocation}
-          </button>
+          </Button>
         )}
       </div>
     </form>
@@ -110,13 +108,13 @@ export function ShareLocationFlow({ token }: { token: string }) {
         <>
           <div className={styles.actions}>
             {/* The device's position needs the page's scripts; until they run, the page says so. */}
-            <button type="button" className={styles.primary} onClick={locate} disabled={!hydrated}>
+            <Button type="button" onClick={locate} disabled={!hydrated}>
               {copy.actions.locate}
-            </button>
+            </Button>
           </div>
           {/* The visitor may have opened it before hydration: the browser's open state is the truth. */}
           <details className={styles.disclosure} open={Boolean(returned)} suppressHydrationWarning>
-            <summary className={styles.secondary}>{copy.actions.typeAddress}</summary>
+            <summary className={buttonClassName('secondary')}>{copy.actions.typeAddress}</summary>
             <AddressForm token={token} returned={returned} onSubmit={(address) => send({ address })} />
           </details>
           {/* Last, so that nothing a visitor may be pressing moves when it goes away at hydration. */}
@@ -137,15 +135,15 @@ export function ShareLocationFlow({ token }: { token: string }) {
           <p className={styles.coordinates}>{describe({ position: state.position })}</p>
           <ExternalLink href={mapsUrl(state.position)}>{copy.actions.openMaps}</ExternalLink>
           <div className={styles.actions}>
-            <button type="button" className={styles.primary} onClick={() => send({ position: state.position })}>
+            <Button type="button" onClick={() => send({ position: state.position })}>
               {copy.actions.confirm}
-            </button>
-            <button type="button" className={styles.secondary} onClick={locate}>
+            </Button>
+            <Button type="button" variant="secondary" onClick={locate}>
               {copy.actions.retry}
-            </button>
-            <button type="button" className={styles.secondary} onClick={typeAddress}>
+            </Button>
+            <Button type="button" variant="secondary" onClick={typeAddress}>
               {copy.actions.typeAddress}
-            </button>
+            </Button>
           </div>
         </div>
       );
@@ -161,10 +159,10 @@ export function ShareLocationFlow({ token }: { token: string }) {
         <div className={styles.panel} role="status">
           {heading(copy.sending)}
           <p>{describe(state.location)}</p>
-          <button type="button" className={styles.primary} disabled>
+          <Button type="button" disabled>
             <Spinner size="small" />
             {copy.sending}
-          </button>
+          </Button>
         </div>
       );
     case 'shared':
@@ -174,9 +172,9 @@ export function ShareLocationFlow({ token }: { token: string }) {
           <p>{'address' in state.location ? copy.shared.address : copy.shared.position}</p>
           <p className={styles.coordinates}>{describe(state.location)}</p>
           <div className={styles.actions}>
-            <button type="button" className={styles.secondary} onClick={restart}>
+            <Button type="button" variant="secondary" onClick={restart}>
               {copy.actions.change}
-            </button>
+            </Button>
           </div>
         </div>
       );
@@ -191,18 +189,18 @@ export function ShareLocationFlow({ token }: { token: string }) {
           </p>
           <div className={styles.actions}>
             {location && problem === 'unreachable' && (
-              <button type="button" className={styles.primary} onClick={() => send(location)}>
+              <Button type="button" onClick={() => send(location)}>
                 {copy.actions.retry}
-              </button>
+              </Button>
             )}
             {!location && canLocate && (
-              <button type="button" className={styles.primary} onClick={locate}>
+              <Button type="button" onClick={locate}>
                 {copy.actions.retry}
-              </button>
+              </Button>
             )}
-            <button type="button" className={styles.secondary} onClick={typeAddress}>
+            <Button type="button" variant="secondary" onClick={typeAddress}>
               {copy.actions.typeAddress}
-            </button>
+            </Button>
           </div>
         </div>
       );

@@ -1,4 +1,4 @@
-import { Spinner } from '@gift/ui';
+import { Button, Spinner } from '@gift/ui';
 import styles from './remote-unavailable.module.css';
 
 /** Shown inside the normal header and footer when a page's remote cannot be loaded. */
@@ -7,9 +7,9 @@ export function RemoteUnavailable({ onRetry, retrying = false }: { onRetry: () =
     <div className={styles.panel} role="alert">
       <h1>This part of the site is unavailable</h1>
       <p>We couldn’t load this page just now. The rest of the site still works. Please try again in a moment.</p>
-      <button type="button" className={styles.button} disabled={retrying} onClick={onRetry}>
+      <Button type="button" disabled={retrying} onClick={onRetry}>
         {retrying ? 'Trying again…' : 'Try again'}
-      </button>
+      </Button>
     </div>
   );
 }
