@@ -75,7 +75,16 @@ export function postgresServer() {
         const client = new pg.Client(url);
         await client.connect();
         await client.end();
-        return { url, stop: () => server.kill('SIGTERM') };
+        // pg_ctl waits until the server is down: a signal to runuser does not always reach postgres before the
+        // test process exits, which left clusters running.
+        const stop = () => {
+          try {
+            run(join(bin, 'pg_ctl'), ['stop', '-D', join(dir, 'data'), '-m', 'immediate', '-w']);
+          } catch {
+            server.kill('SIGKILL');
+          }
+        };
+        return { url, stop };
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
