@@ -17,18 +17,16 @@ import {
 /**
  * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
  * on request for addresses that vary or a native form post's outcome, otherwise the shell's HTML; 301 for another
- * spelling of a page's address, 404 for no page. `configuredOrigin` tells whether the answer varies with Host.
+ * spelling of a page's address, 404 for no page.
  */
 export function pageSender({
   root,
   remotesDir,
   readManifest,
-  configuredOrigin,
 }: {
   root: string;
   remotesDir?: string;
   readManifest: () => Promise<RemotesManifest>;
-  configuredOrigin: string | undefined;
 }) {
   const indexPath = join(root, 'shell', 'dist', 'index.html');
   // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
@@ -124,12 +122,15 @@ export function pageSender({
     const html = (await pageHtml(key, match?.route, request, manifest, formOutcome))
       .replaceAll(siteUrlPlaceholder, origin)
       .replace('</head>', `${manifestElement(manifest)}</head>`);
-    return reply
-      .code(found ? 200 : 404)
-      .header('Cache-Control', formOutcome ? 'no-store' : revalidate)
-      .header('Vary', configuredOrigin ? 'Cookie' : 'Cookie, Host')
-      .type('text/html; charset=utf-8')
-      .send(html);
+    return (
+      reply
+        .code(found ? 200 : 404)
+        .header('Cache-Control', formOutcome ? 'no-store' : revalidate)
+        // Beside what `withOrigin` said about Host: the page also shows a native form post's outcome, from cookies.
+        .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
+        .type('text/html; charset=utf-8')
+        .send(html)
+    );
   };
 
   return sendPage;

@@ -42,5 +42,5 @@ export function siteOrigins({ siteUrl, siteHosts }: { siteUrl?: string; siteHost
         .type('text/plain; charset=utf-8')
         .send('This server does not answer for that host name. Set PUBLIC_SITE_URL, or list the host in SITE_HOSTS.');
     };
-  return { configuredOrigin, withOrigin };
+  return { withOrigin };
 }

@@ -62,8 +62,8 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api });
 
   const readManifest = await serveBuilds(app, options);
-  const { configuredOrigin, withOrigin } = siteOrigins(options);
-  const sendPage = pageSender({ root: options.root, remotesDir: options.remotesDir, readManifest, configuredOrigin });
+  const { withOrigin } = siteOrigins(options);
+  const sendPage = pageSender({ root: options.root, remotesDir: options.remotesDir, readManifest });
   serveSeoFiles(app, withOrigin);
 
   app.get(
