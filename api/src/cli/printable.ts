@@ -1,5 +1,8 @@
-// Control characters (ESC, BEL, DEL, the C1 range with its one-byte CSI) and the invisible marks that reorder text.
-const unsafe = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+// The invisible marks that reorder text (bidirectional controls).
+const reorderingMarks = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+
+// Control characters (ESC, BEL, DEL, the C1 range with its one-byte CSI) and the reordering marks.
+const unsafe = new RegExp(`[\\p{Cc}${reorderingMarks}]`, 'gu');
 
 const escaped = (char: string) => `\\u{${char.codePointAt(0)!.toString(16)}}`;
 
@@ -12,7 +15,7 @@ export function printable(text: string, { multiline = false } = {}): string {
 }
 
 // What JSON.stringify leaves raw inside strings: DEL, the C1 range and the reordering marks (it escapes C0 itself).
-const unsafeInJson = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const unsafeInJson = new RegExp(`[\\u007f-\\u009f${reorderingMarks}]`, 'g');
 
 /** JSON for a terminal, still valid JSON: every character `printable` hides is written as a `\u` escape. */
 export function printableJson(value: unknown): string {
