@@ -148,92 +148,71 @@ describe('POST /api/delete-account', () => {
   });
 });
 
-describe('rate limits', () => {
-  it('limits one client address, answering 429 with Retry-After', async () => {
-    const limited = await testApi(db, { perIpPoints: 3, perIpWindowSeconds: 60 });
-    const statuses = [];
-    for (let i = 0; i < 4; i++) {
-      const response = await limited.app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/json' },
-        payload: { ...validBody, email: `user${i}@example.com` },
-      });
-      statuses.push(response.statusCode);
-      if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
-    }
-    expect(statuses).toEqual([202, 202, 202, 429]);
-    await limited.app.close();
-  });
-
-  it('limits one email address across client addresses', async () => {
-    const limited = await testApi(db, { perEmailPoints: 2, perEmailWindowSeconds: 3600 });
-    const statuses = [];
-    for (let i = 0; i < 3; i++) {
-      const response = await limited.app.inject({
-        method: 'POST',
-        url,
-        remoteAddress: `10.0.0.${i + 1}`,
-        headers: { 'content-type': 'application/json' },
-        payload: validBody,
-      });
-      statuses.push(response.statusCode);
-    }
-    expect(statuses).toEqual([202, 202, 429]);
-    await limited.app.close();
-  });
-  it('counts user+tag@ and Gmail dot spellings of one mailbox against one per-email limit', async () => {
-    const limited = await testApi(db, { perEmailPoints: 2, perEmailWindowSeconds: 3600 });
-    const statuses = [];
-    for (const email of ['ann.lee@gmail.com', 'annlee+gifts@googlemail.com', 'A.n.n.Lee+x@Gmail.com']) {
-      const response = await limited.app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/json' },
-        payload: { ...validBody, email },
-      });
-      statuses.push(response.statusCode);
-    }
-    expect(statuses).toEqual([202, 202, 429]);
-    await limited.app.close();
-  });
-  it('believes only the configured proxy hop: a made-up X-Forwarded-For does not escape the per-address limit', async () => {
-    const limited = await testApi(db, { perIpPoints: 3, perIpWindowSeconds: 60, trustProxy: 1 });
-    const statuses = [];
-    for (let i = 0; i < 5; i++) {
-      const response = await limited.app.inject({
-        method: 'POST',
-        url,
-        remoteAddress: '10.0.0.2', // the proxy, which appends the address it saw
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` },
-        payload: { ...validBody, email: `user${i}@example.com` },
-      });
-      statuses.push(response.statusCode);
-    }
-    expect(statuses).toEqual([202, 202, 202, 429, 429]);
-    await limited.app.close();
-  });
-
-  it('limits an IPv6 client by its /64, whichever of its addresses it uses', async () => {
-    const limited = await testApi(db, { perIpPoints: 2, perIpWindowSeconds: 60 });
-    const statuses: number[] = [];
-    for (const remoteAddress of [
-      '2001:db8:1:2::1',
-      '2001:db8:1:2:ffff:0:0:9',
-      '2001:0db8:0001:0002::77',
-      '2001:db8:1:3::1',
-    ]) {
-      const response = await limited.app.inject({
+/**
+ * What an API with these limits answers to valid requests sent one after another, each from the given client
+ * address, with the given email (or the valid body's) and headers.
+ */
+async function answersTo(
+  limits: Parameters<typeof testApi>[1],
+  posts: { email?: string; remoteAddress?: string; headers?: Record<string, string> }[],
+) {
+  const limited = await testApi(db, limits);
+  const answers = [];
+  for (const { email = validBody.email, remoteAddress, headers } of posts) {
+    answers.push(
+      await limited.app.inject({
         method: 'POST',
         url,
         remoteAddress,
-        headers: { 'content-type': 'application/json' },
-        payload: { ...validBody, email: `${statuses.length}@example.com` },
-      });
-      statuses.push(response.statusCode);
-    }
-    expect(statuses).toEqual([202, 202, 429, 202]);
-    await limited.app.close();
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: { ...validBody, email },
+      }),
+    );
+  }
+  await limited.app.close();
+  return answers;
+}
+
+const statusesOf = async (...args: Parameters<typeof answersTo>) =>
+  (await answersTo(...args)).map((answer) => answer.statusCode);
+
+describe('rate limits', () => {
+  it('limits one client address, answering 429 with Retry-After', async () => {
+    const answers = await answersTo(
+      { perIpPoints: 3, perIpWindowSeconds: 60 },
+      Array.from({ length: 4 }, (_, i) => ({ email: `user${i}@example.com` })),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([202, 202, 202, 429]);
+    expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits one email address across client addresses', async () => {
+    const posts = Array.from({ length: 3 }, (_, i) => ({ remoteAddress: `10.0.0.${i + 1}` }));
+    expect(await statusesOf({ perEmailPoints: 2, perEmailWindowSeconds: 3600 }, posts)).toEqual([202, 202, 429]);
+  });
+
+  it('counts user+tag@ and Gmail dot spellings of one mailbox against one per-email limit', async () => {
+    const posts = ['ann.lee@gmail.com', 'annlee+gifts@googlemail.com', 'A.n.n.Lee+x@Gmail.com'].map((email) => ({
+      email,
+    }));
+    expect(await statusesOf({ perEmailPoints: 2, perEmailWindowSeconds: 3600 }, posts)).toEqual([202, 202, 429]);
+  });
+
+  it('believes only the configured proxy hop: a made-up X-Forwarded-For does not escape the per-address limit', async () => {
+    const posts = Array.from({ length: 5 }, (_, i) => ({
+      email: `user${i}@example.com`,
+      remoteAddress: '10.0.0.2', // the proxy, which appends the address it saw
+      headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` },
+    }));
+    expect(await statusesOf({ perIpPoints: 3, perIpWindowSeconds: 60, trustProxy: 1 }, posts)).toEqual([
+      202, 202, 202, 429, 429,
+    ]);
+  });
+
+  it('limits an IPv6 client by its /64, whichever of its addresses it uses', async () => {
+    const addresses = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:0:0:9', '2001:0db8:0001:0002::77', '2001:db8:1:3::1'];
+    const posts = addresses.map((remoteAddress, i) => ({ email: `${i}@example.com`, remoteAddress }));
+    expect(await statusesOf({ perIpPoints: 2, perIpWindowSeconds: 60 }, posts)).toEqual([202, 202, 429, 202]);
   });
 });
 
