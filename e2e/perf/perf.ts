@@ -36,8 +36,12 @@ export const budgets = {
   bestPractices: { min: 100, margin: 0 },
   seo: { min: 100, margin: 0 },
   lcpMs: { max: 1200, margin: 300, goal: 1200 },
-  /** Of the best run. */
-  tbtMs: { max: 50, margin: 75, goal: 50 },
+  /**
+   * Of the best run. The margin is wide because the shell hydrates only after the first paint (so that the first
+   * slide on `/` paints with the text, not after the scripts): Lighthouse now counts all of hydration as blocking
+   * time, as a phone does, where the scripts always arrive after the first paint (30-120 ms here off `/`).
+   */
+  tbtMs: { max: 50, margin: 100, goal: 50 },
   cls: { max: 0.01, margin: 0.02, goal: 0.01 },
   /** Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing. */
   homeScriptKiB: { max: 135, margin: 0, goal: 120 },

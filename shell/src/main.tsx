@@ -6,6 +6,14 @@ import { PageSourceContext, remotePageSource } from './app/page-source.ts';
 import { BrowserSiteRouter } from './app/navigation.tsx';
 import { SiteRoutes } from './app/router.tsx';
 
+// The browser paints the server's HTML (on `/` the first slide with the text around it) before hydration takes
+// the main thread: a busy phone may not have presented the frame the loader waited for. A hidden tab runs no
+// animation frames, hence the timer.
+await new Promise((resolve) => {
+  requestAnimationFrame(() => setTimeout(resolve));
+  setTimeout(resolve, 100);
+});
+
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
