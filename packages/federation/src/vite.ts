@@ -58,6 +58,63 @@ function precompress(): Plugin {
   };
 }
 
+const standaloneEntry = 'standalone-entry.tsx';
+
+/**
+ * A remote's page of its own on its dev server (`pnpm --filter <remote> dev`): every address answers with a
+ * standalone page that renders the remote's routes without the shell (`renderStandalone` in @gift/ui). Every
+ * remote's is the same but for its name, so none keeps an index.html or an entry module of its own.
+ */
+function standalonePage(name: RemoteName): Plugin {
+  // Served as if it were a file at the remote's root, the build input in serve mode (see remoteConfig): the
+  // federation plugin starts its runtime in that entry before the pages load React.
+  const entry = `/${standaloneEntry}`;
+  let entryFile = '';
+  const html = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${name} remote (standalone)</title>
+  </head>
+  <body>
+    <div id="root"></div>
+    <script type="module" src="${entry}"></script>
+  </body>
+</html>
+`;
+  return {
+    name: 'standalone-page',
+    apply: 'serve',
+    configResolved: (config) => {
+      entryFile = join(config.root, entry);
+    },
+    // The federation plugin imports it again with a query, once its runtime has started.
+    resolveId: (id) => {
+      const [path, query] = id.split('?');
+      if (path === entry || path === entryFile) return query === undefined ? entryFile : `${entryFile}?${query}`;
+    },
+    load: (id) =>
+      id.split('?')[0] === entryFile
+        ? `import { renderStandalone } from '@gift/ui/standalone';
+renderStandalone(${JSON.stringify(name)}, import.meta.glob('/src/pages/*.tsx', { eager: true }));\n`
+        : undefined,
+    // After Vite's own middlewares: its modules and files first, then any page address gets the page.
+    configureServer: (server) => () => {
+      server.middlewares.use(async (request, response, next) => {
+        if (request.method !== 'GET' || !request.headers.accept?.includes('text/html')) return next();
+        try {
+          const page = await server.transformIndexHtml(request.url ?? '/', html, request.originalUrl);
+          response.setHeader('content-type', 'text/html; charset=utf-8');
+          response.end(page);
+        } catch (error) {
+          next(error);
+        }
+      });
+    },
+  };
+}
+
 /**
  * The server-side build of the same pages (`vite build --ssr`), for prerendering. Packages that ship CSS or
  * are CommonJS with a default export are bundled; React, the router and the rest stay shared from node_modules.
@@ -109,17 +166,21 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
           experiments: { externalRuntime: command === 'build' },
         }) as PluginOption,
         precompress(),
+        standalonePage(name),
       ],
       resolve: { conditions: resolveConditions },
       server: { port: remotes[name].devPort, strictPort: true, origin: `http://localhost:${remotes[name].devPort}` },
+      // The standalone entry is no file on disk: the dev server's dependency scan starts from the pages.
+      optimizeDeps: { entries: ['src/pages/*.tsx'] },
       // Images stay files the browser fetches and caches, not text inside the page's JavaScript.
       build: {
         target: 'es2022',
         cssCodeSplit: true,
         assetsInlineLimit: 0,
         // Only what the shell loads: the remote entry and the exposed pages. The standalone page is for the dev
-        // server; building it too would split every module the two share into chunks of their own.
-        rolldownOptions: { input: {}, output: startupChunk },
+        // server (where the federation plugin starts its runtime in the entry named here); building it too would
+        // split every module the two share into chunks of their own.
+        rolldownOptions: { input: command === 'build' ? {} : { standalone: standaloneEntry }, output: startupChunk },
       },
     };
   };

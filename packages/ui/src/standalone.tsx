@@ -7,11 +7,12 @@ import type { RemoteName } from '@gift/federation';
 
 /**
  * Renders a remote's pages on their own (`pnpm --filter <remote> dev`), so a team can work without the shell: the
- * routes the route table gives the remote, each with the page module its `module` names (from `import.meta.glob`).
+ * routes the route table gives the remote, each with the page module its `module` names, from
+ * `import.meta.glob('/src/pages/*.tsx')` in the remote (keys start at its root).
  */
 export function renderStandalone(remote: RemoteName, modules: Record<string, { default?: ComponentType }>) {
   const pages = routesOf(remote).map(({ path, module }) => {
-    const file = pageModuleFile(module).replace('./src/', './');
+    const file = pageModuleFile(module).replace('./src/', '/src/');
     const Page = modules[file]?.default;
     if (!Page) throw new Error(`The route ${path} names ${module}, but ${file} has no default export`);
     return { path, Page };

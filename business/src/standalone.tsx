@@ -1,4 +1,0 @@
-import { renderStandalone } from '@gift/ui/standalone';
-
-// The pages this remote's routes name, as the dev server serves them without the shell.
-renderStandalone('business', import.meta.glob('./pages/*.tsx', { eager: true }));
