@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loggerOptions, openMigratedDatabase, readConfig } from 'api';
+import { closeOnSignal, loggerOptions, openMigratedDatabase, readConfig } from 'api';
 import { createSiteServer, defaultSiteHosts } from './site-server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -27,18 +27,7 @@ const app = await createSiteServer({
   siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,
 });
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal} received: finishing in-flight requests`);
-    void app
-      .close()
-      .then(() => db.destroy())
-      .then(() => process.exit(0));
-  });
-}
+closeOnSignal(app, db);
 
 await app.listen({ port, host });
 console.log(
