@@ -42,7 +42,11 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
 
   healthRoutes(app, { db });
   deletionRequestRoutes(app, {
-    requests: deletionRequests(db, { siteUrl: config.siteUrl, confirmationTtlHours: config.confirmationTtlHours }),
+    requests: deletionRequests(db, {
+      siteUrl: config.siteUrl,
+      confirmationTtlHours: config.confirmationTtlHours,
+      webhooks: Boolean(config.webhookUrl),
+    }),
     config,
     onQueued: outbox.kick,
   });

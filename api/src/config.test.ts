@@ -24,3 +24,27 @@ describe('in production', () => {
     expect(() => readConfig({ ...production, [name]: '' })).toThrow(`${name} must be set in production`);
   });
 });
+
+describe('webhooks', () => {
+  const secret = 'k'.repeat(64);
+
+  it('are off without WEBHOOK_URL, and on with it and a secret, or two while rotating', () => {
+    expect(readConfig({}).webhookUrl).toBeUndefined();
+    expect(readConfig({ WEBHOOK_URL: 'https://backend.example/hooks', WEBHOOK_SECRET: secret })).toMatchObject({
+      webhookUrl: 'https://backend.example/hooks',
+      webhookSecrets: [secret],
+    });
+    const rotating = readConfig({ WEBHOOK_URL: 'https://b.example/h', WEBHOOK_SECRET: `${secret}, ${'n'.repeat(64)}` });
+    expect(rotating.webhookSecrets).toEqual([secret, 'n'.repeat(64)]);
+  });
+
+  it.each([
+    [{ WEBHOOK_URL: 'https://b.example/h' }, /WEBHOOK_SECRET must hold one secret/],
+    [{ WEBHOOK_URL: 'https://b.example/h', WEBHOOK_SECRET: 'short' }, /at least 32 characters/],
+    [{ WEBHOOK_URL: 'https://b.example/h', WEBHOOK_SECRET: `${secret},${secret},${secret}` }, /or two/],
+    [{ WEBHOOK_URL: 'ftp://b.example/h', WEBHOOK_SECRET: secret }, /http\(s\) address/],
+    [{ WEBHOOK_URL: 'not a url', WEBHOOK_SECRET: secret }, /not an address/],
+  ])('refuses to start with %o', (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});

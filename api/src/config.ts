@@ -16,8 +16,6 @@ export interface ApiConfig {
     perEmailPoints: number;
     perEmailWindowSeconds: number;
   };
-  /** Days the operators have to answer a request (one month). */
-  deadlineDays: number;
   logLevel: string;
   /** Public address of the site, for links in emails (never taken from a request's Host header). */
   siteUrl: string;
@@ -42,6 +40,40 @@ export interface ApiConfig {
   locationRetentionDays: number;
   /** New share-link tokens one client may store a day. */
   locationNewTokensPerDay: number;
+  /** Where each change of a deletion request is posted as a signed event; none when unset. */
+  webhookUrl: string | undefined;
+  /** Keys of the events' signatures: the first, or both while one replaces the other. */
+  webhookSecrets: string[];
+  /** A receiver slower than this to answer counts as a failed delivery. */
+  webhookTimeoutMs: number;
+}
+
+/** WEBHOOK_URL and WEBHOOK_SECRET (one secret, or two comma-separated while rotating): both or neither. */
+function readWebhook(env: NodeJS.ProcessEnv) {
+  const url = env.WEBHOOK_URL?.trim() || undefined;
+  const secrets = (env.WEBHOOK_SECRET ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
+  if (!url) return { webhookUrl: undefined, webhookSecrets: secrets };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`WEBHOOK_URL is not an address: "${url}"`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new Error(`WEBHOOK_URL must be an http(s) address, not "${url}"`);
+  }
+  if (secrets.length === 0 || secrets.length > 2) {
+    throw new Error(
+      'WEBHOOK_SECRET must hold one secret (or two, comma-separated, while rotating) when WEBHOOK_URL is set',
+    );
+  }
+  if (secrets.some((secret) => secret.length < 32)) {
+    throw new Error('Each WEBHOOK_SECRET must be at least 32 characters long (openssl rand -hex 32)');
+  }
+  return { webhookUrl: parsed.href, webhookSecrets: secrets };
 }
 
 function integer(value: string | undefined, fallback: number): number {
@@ -88,7 +120,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       perEmailPoints: integer(env.RATE_LIMIT_PER_EMAIL, 5),
       perEmailWindowSeconds: integer(env.RATE_LIMIT_PER_EMAIL_WINDOW_SECONDS, 3600),
     },
-    deadlineDays: integer(env.DELETION_DEADLINE_DAYS, 30),
     logLevel: env.LOG_LEVEL ?? 'info',
     siteUrl: required(
       env,
@@ -111,5 +142,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     ),
     locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
     locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
+    ...readWebhook(env),
+    webhookTimeoutMs: integer(env.WEBHOOK_TIMEOUT_MS, 10_000),
   };
 }

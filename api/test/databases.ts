@@ -95,8 +95,8 @@ export function postgresServer() {
   return cluster;
 }
 
-/** A fresh database on the PostgreSQL server, migrated. */
-export async function postgresDatabase(serverUrl: string): Promise<Db> {
+/** The address of a fresh, empty database on the PostgreSQL server. */
+export async function postgresDatabaseUrl(serverUrl: string): Promise<string> {
   const name = `test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client(serverUrl);
   await admin.connect();
@@ -104,5 +104,10 @@ export async function postgresDatabase(serverUrl: string): Promise<Db> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return openMigratedDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return url.toString();
+}
+
+/** A fresh database on the PostgreSQL server, migrated. */
+export async function postgresDatabase(serverUrl: string): Promise<Db> {
+  return openMigratedDatabase({ databaseUrl: await postgresDatabaseUrl(serverUrl), dataDir: '' });
 }

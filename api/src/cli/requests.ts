@@ -3,61 +3,71 @@ import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { openMigratedDatabase } from '../db/database.ts';
 import { requestStatuses, type RequestStatus } from '../db/schema.ts';
+import { clock, daysLeft } from '../deletion-requests/deadline.ts';
 import { deletionRequests, TransitionError, type DeletionRequest } from '../deletion-requests/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
 import { withoutSecrets } from '../mail/secrets.ts';
+import { resendWebhook } from '../webhooks/delivery.ts';
 import { printable, printableJson } from './printable.ts';
 
 const usage = `Operators' tool for account deletion requests.
 
-  pnpm --filter api requests list [--all]          open requests, oldest first, with days left since
-                                                   received and since verified (confirmed by the owner)
-  pnpm --filter api requests show <reference>      one request and its audit trail
+  pnpm --filter api requests list [--all] [--due-within <days>]
+                                                   open requests, oldest first, with their deadline and the
+                                                   days left (OVERDUE once it has passed)
+  pnpm --filter api requests show <reference>      one request, its deadline, audit trail, emails and events
   pnpm --filter api requests start <reference>     verified -> in_progress
-  pnpm --filter api requests complete <reference> [--note "..."]
-  pnpm --filter api requests reject <reference> --note "why"
+  pnpm --filter api requests complete <reference> [--note "..."]     emails the requester what was deleted
+  pnpm --filter api requests reject <reference> --note "why"         emails the requester the reason
+  pnpm --filter api requests extend <reference> --by 1|2 --reason "why"
+                                                   moves the deadline by 1 or 2 months (2 in all, only in the
+                                                   first month) and emails the requester the reason
   pnpm --filter api requests export [--format csv|json] [--all]
   pnpm --filter api requests outbox [--json]       emails queued and sent (newest first), links hidden
   pnpm --filter api requests outbox <id>           one email as sent, its link hidden
+  pnpm --filter api requests webhooks [--json]     events for WEBHOOK_URL, newest first, delivered or not
+  pnpm --filter api requests webhooks resend <id>  try a delivery again now, with a fresh count of tries
   pnpm --filter api requests purge                 delete unconfirmed requests older than UNVERIFIED_PURGE_DAYS
                                                    and shared locations older than LOCATION_RETENTION_DAYS
 
-Options: --by <name> records who made a change (default: the system user).
+Options: --by <name> records who made a change (default: the system user); for extend, --by is the months.
 Uses the same DATABASE_URL / DATA_DIR as the service.`;
 
 const moves: Record<string, RequestStatus> = { start: 'in_progress', complete: 'completed', reject: 'rejected' };
 
-/** Days left of the deadline counted from `since` (received or verified time). */
-export function daysLeftSince(since: string, deadlineDays: number, now = new Date()): number {
-  const deadline = new Date(since).getTime() + deadlineDays * 86_400_000;
-  return Math.ceil((deadline - now.getTime()) / 86_400_000);
-}
-
-export const daysLeft = (request: DeletionRequest, deadlineDays: number, now = new Date()) =>
-  daysLeftSince(request.receivedAt, deadlineDays, now);
-
-function clock(since: string | null, deadlineDays: number) {
-  if (!since) return '-';
-  const left = daysLeftSince(since, deadlineDays);
-  return left < 0 ? `OVERDUE ${-left}d` : `${left}d left`;
-}
-
 function csvCell(value: string | number): string {
-  const text = printable(String(value), { multiline: true });
+  if (typeof value === 'number') return `"${value}"`;
+  const text = printable(value, { multiline: true });
   // Quote always; neutralise spreadsheet formulas in free text.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-export function toCsv(requests: DeletionRequest[], deadlineDays: number, now = new Date()): string {
-  const header = ['reference', 'status', 'received_at', 'verified_at', 'days_left', 'name', 'email', 'reason'];
+const isOpen = (request: DeletionRequest) => request.status !== 'completed' && request.status !== 'rejected';
+
+/** Days left of an open request's deadline; null once it is closed. */
+const daysLeftOf = (request: DeletionRequest, now = new Date()) => (isOpen(request) ? daysLeft(request, now) : null);
+
+export function toCsv(requests: DeletionRequest[], now = new Date()): string {
+  const header = [
+    'reference',
+    'status',
+    'received_at',
+    'verified_at',
+    'deadline',
+    'days_left',
+    'name',
+    'email',
+    'reason',
+  ];
   const rows = requests.map((request) =>
     [
       request.reference,
       request.status,
       request.receivedAt,
       request.verifiedAt ?? '',
-      daysLeftSince(request.verifiedAt ?? request.receivedAt, deadlineDays, now),
+      request.deadline,
+      daysLeftOf(request, now) ?? '',
       request.name,
       request.email,
       request.reason,
@@ -77,6 +87,8 @@ async function main(argv: string[]) {
       note: { type: 'string' },
       by: { type: 'string' },
       format: { type: 'string', default: 'csv' },
+      'due-within': { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -89,22 +101,65 @@ async function main(argv: string[]) {
 
   const config = readConfig();
   const db = await openMigratedDatabase(config);
-  const requests = deletionRequests(db);
+  const requests = deletionRequests(db, { webhooks: Boolean(config.webhookUrl) });
   try {
     if (command === 'list') {
-      const list = await requests.list({ openOnly: !values.all });
-      if (list.length === 0) console.log(values.all ? 'No requests.' : 'No open requests.');
-      else
+      const dueWithin = values['due-within'] === undefined ? undefined : Number(values['due-within']);
+      if (dueWithin !== undefined && !Number.isInteger(dueWithin)) {
+        console.error(`--due-within takes a number of days, not "${values['due-within']}".`);
+        return 2;
+      }
+      const list = (await requests.list({ openOnly: !values.all })).filter(
+        (request) => dueWithin === undefined || (isOpen(request) && daysLeft(request) <= dueWithin),
+      );
+      if (list.length === 0) {
         console.log(
-          'reference      status       received (clock)                verified (clock)                email',
+          dueWithin !== undefined
+            ? `No open request is due within ${dueWithin} days.`
+            : values.all
+              ? 'No requests.'
+              : 'No open requests.',
         );
+      } else {
+        console.log('reference      status       received          deadline          clock         email');
+      }
       for (const request of list) {
-        const received = `${request.receivedAt.slice(0, 16)} (${clock(request.receivedAt, config.deadlineDays)})`;
-        const verified = request.verifiedAt
-          ? `${request.verifiedAt.slice(0, 16)} (${clock(request.verifiedAt, config.deadlineDays)})`
-          : 'not yet confirmed';
         console.log(
-          `${request.reference}  ${request.status.padEnd(11)}  ${received.padEnd(30)}  ${verified.padEnd(30)}  ${printable(request.email)}`,
+          `${request.reference}  ${request.status.padEnd(11)}  ${request.receivedAt.slice(0, 16)}  ${request.deadline.slice(0, 16)}  ${clock(request).padEnd(12)}  ${printable(request.email)}${request.verifiedAt ? '' : '  (not yet confirmed)'}`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'webhooks') {
+      if (reference === 'resend') {
+        const id = Number(positionals[2]);
+        if (!Number.isInteger(id) || !(await resendWebhook(db, id))) {
+          console.error(`No webhook delivery ${positionals[2] ?? ''}.`);
+          return 1;
+        }
+        console.log(`Delivery ${id} will be tried again within seconds.`);
+        return 0;
+      }
+      const deliveries = await db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(200)
+        .execute();
+      if (values.json) {
+        console.log(printableJson(deliveries));
+        return 0;
+      }
+      if (!config.webhookUrl) console.log('WEBHOOK_URL is not set: no events are queued.');
+      if (deliveries.length === 0) console.log('No webhook events.');
+      for (const delivery of deliveries) {
+        const state = delivery.delivered_at
+          ? 'delivered'
+          : delivery.failed_at
+            ? `GAVE UP: ${printable(delivery.last_error ?? '')}`
+            : `waiting (${delivery.attempts} tries${delivery.last_error ? `, ${printable(delivery.last_error)}` : ''})`;
+        console.log(
+          `${String(delivery.id).padStart(5)}  ${delivery.created_at.slice(0, 16)}  ${delivery.reference}  ${delivery.type.padEnd(11)}  ${state}`,
         );
       }
       return 0;
@@ -153,11 +208,9 @@ async function main(argv: string[]) {
     if (command === 'export') {
       const list = await requests.list({ openOnly: !values.all });
       if (values.format === 'json') {
-        console.log(
-          printableJson(list.map((request) => ({ ...request, daysLeft: daysLeft(request, config.deadlineDays) }))),
-        );
+        console.log(printableJson(list.map((request) => ({ ...request, daysLeft: daysLeftOf(request) }))));
       } else if (values.format === 'csv') {
-        process.stdout.write(toCsv(list, config.deadlineDays));
+        process.stdout.write(toCsv(list));
       } else {
         console.error(`Unknown format "${values.format}": use csv or json.`);
         return 2;
@@ -175,11 +228,7 @@ async function main(argv: string[]) {
         return 1;
       }
       const { events, ...fields } = request;
-      const shown = {
-        ...fields,
-        daysLeftSinceReceived: daysLeft(request, config.deadlineDays),
-        daysLeftSinceVerified: request.verifiedAt ? daysLeftSince(request.verifiedAt, config.deadlineDays) : null,
-      };
+      const shown = { ...fields, clock: clock(request) };
       for (const [field, value] of Object.entries(shown)) {
         const text = printable(String(value ?? '-'), { multiline: true }).replaceAll('\n', '\n    ');
         console.log(`${`${field}:`.padEnd(23)} ${text}`);
@@ -191,6 +240,46 @@ async function main(argv: string[]) {
           `  ${event.at}  ${event.fromStatus ?? '-'} -> ${event.toStatus}  by ${printable(event.actor)}${note}`,
         );
       }
+      const emails = await db
+        .selectFrom('email_outbox')
+        .select(['id', 'subject', 'created_at', 'sent_at', 'failed_at'])
+        .where('reference', '=', reference)
+        .orderBy('id')
+        .execute();
+      console.log('Emails:');
+      for (const email of emails) {
+        const state = email.sent_at ? `sent ${email.sent_at}` : email.failed_at ? 'FAILED' : 'waiting';
+        console.log(
+          `  ${String(email.id).padStart(5)}  ${email.created_at}  ${state.padEnd(29)}  ${printable(email.subject)}`,
+        );
+      }
+      const deliveries = await db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'type', 'created_at', 'delivered_at', 'failed_at', 'attempts'])
+        .where('reference', '=', reference)
+        .orderBy('id')
+        .execute();
+      if (deliveries.length) console.log('Webhook events:');
+      for (const delivery of deliveries) {
+        const state = delivery.delivered_at
+          ? 'delivered'
+          : delivery.failed_at
+            ? 'GAVE UP'
+            : `waiting (${delivery.attempts} tries)`;
+        console.log(
+          `  ${String(delivery.id).padStart(5)}  ${delivery.created_at}  ${delivery.type.padEnd(11)}  ${state}`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'extend') {
+      const by = Number(values.by === undefined ? NaN : values.by);
+      if (!values.reason) {
+        console.error('An extension needs a --reason: it is emailed to the requester.');
+        return 2;
+      }
+      const { deadline } = await requests.extend(reference, by, { reason: values.reason, actor: userInfo().username });
+      console.log(`${reference} is now due by ${deadline.toISOString().slice(0, 16)}; the requester is told why.`);
       return 0;
     }
     const to = moves[command];

@@ -118,6 +118,34 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-11-24-01-outcomes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('deletion_requests')
+        .addColumn('extended_months', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', isPostgres(db) ? 'serial' : 'integer', (column) => column.primaryKey())
+        .addColumn('event_id', 'varchar(36)', (column) => column.notNull().unique())
+        .addColumn('reference', 'varchar(32)', (column) => column.notNull())
+        .addColumn('type', 'varchar(16)', (column) => column.notNull())
+        .addColumn('payload', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('delivered_at', 'varchar(32)')
+        .addColumn('failed_at', 'varchar(32)')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_due')
+        .on('webhook_deliveries')
+        .columns(['delivered_at', 'failed_at', 'next_attempt_at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

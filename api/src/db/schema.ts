@@ -32,6 +32,8 @@ export interface DeletionRequestTable {
   confirmation_sent_at: string | null;
   /** Equals `email` while the request is open, null once closed: a unique index keeps one open request per email. */
   open_email: string | null;
+  /** Months the deadline was extended by, 0 to 2 (see deadline.ts). */
+  extended_months: number;
 }
 
 export interface DeletionRequestEventTable {
@@ -78,10 +80,29 @@ export interface EmailOutboxTable {
   last_error: string | null;
 }
 
+/** Events for the platform's back end, queued with the change they tell of and sent to WEBHOOK_URL. */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  /** The event's own id, in its body: a receiver that sees it twice acts once. */
+  event_id: string;
+  reference: string;
+  type: string;
+  /** The exact JSON body that is signed and sent, on every attempt. */
+  payload: string;
+  created_at: string;
+  attempts: number;
+  next_attempt_at: string;
+  delivered_at: string | null;
+  failed_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
 export interface Database {
   confirmation_tokens: ConfirmationTokenTable;
   email_outbox: EmailOutboxTable;
   deletion_requests: DeletionRequestTable;
   deletion_request_events: DeletionRequestEventTable;
   location_shares: LocationShareTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }

@@ -1,9 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { DeletionEvent } from '@gift/contracts/webhooks';
 import { openStatuses, transitions, type Database, type RequestStatus } from '../db/schema.ts';
 import { queueEmail } from '../mail/outbox.ts';
+import { queueWebhook } from '../webhooks/queue.ts';
 import { confirmationEmail } from './confirmation-email.ts';
+import { deadlineOf, extensionRefusal } from './deadline.ts';
+import { completedEmail, extendedEmail, rejectedEmail } from './outcome-emails.ts';
 
 export interface NewDeletionRequest {
   name: string;
@@ -20,6 +24,10 @@ export interface DeletionRequest {
   receivedAt: string;
   verifiedAt: string | null;
   updatedAt: string;
+  /** Months the deadline was extended by (0-2). */
+  extendedMonths: number;
+  /** When it must be answered by: deadline.ts, the one rule. */
+  deadline: string;
 }
 
 export interface RequestEvent {
@@ -53,6 +61,7 @@ const toRequest = (row: {
   received_at: string;
   verified_at: string | null;
   updated_at: string;
+  extended_months: number;
 }): DeletionRequest => ({
   reference: row.reference,
   name: row.name,
@@ -62,7 +71,11 @@ const toRequest = (row: {
   receivedAt: row.received_at,
   verifiedAt: row.verified_at,
   updatedAt: row.updated_at,
+  extendedMonths: row.extended_months,
+  deadline: deadlineOf({ receivedAt: row.received_at, extendedMonths: row.extended_months }).toISOString(),
 });
+
+type RequestRow = Parameters<typeof toRequest>[0] & { email: string };
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -78,6 +91,8 @@ export interface RepositoryOptions {
   /** Public site address for the link in the confirmation email. */
   siteUrl?: string;
   confirmationTtlHours?: number;
+  /** Whether each change is also queued as an event for WEBHOOK_URL. */
+  webhooks?: boolean;
 }
 
 /** Before another confirmation email goes to an address with a request still unconfirmed. */
@@ -94,6 +109,42 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
   const siteUrl = options.siteUrl ?? 'http://127.0.0.1:4173';
   const ttlMs = (options.confirmationTtlHours ?? 24) * 3_600_000;
+
+  /** Tells the platform's back end of a change, in the change's own transaction, when webhooks are on. */
+  async function announce(trx: Transaction<Database>, type: DeletionEvent['type'], row: RequestRow, at: Date) {
+    if (!options.webhooks) return;
+    const { reference, email, name, status, deadline } = toRequest(row);
+    await queueWebhook(trx, type, { reference, email, name, status, deadline }, at);
+  }
+
+  async function audit(
+    trx: Transaction<Database>,
+    event: { reference: string; from: RequestStatus | null; to: RequestStatus; note: string | null; actor: string },
+    at: Date,
+  ) {
+    await trx
+      .insertInto('deletion_request_events')
+      .values({
+        reference: event.reference,
+        from_status: event.from,
+        to_status: event.to,
+        note: event.note,
+        actor: event.actor,
+        at: at.toISOString(),
+      })
+      .execute();
+  }
+
+  /** The row of `reference` as this transaction sees it; a TransitionError when there is none. */
+  async function current(trx: Transaction<Database>, reference: string) {
+    const row = await trx
+      .selectFrom('deletion_requests')
+      .selectAll()
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    if (!row) throw new TransitionError(`No request ${reference}`);
+    return row;
+  }
 
   /** A fresh single-use link for `reference`, emailed through the outbox in the caller's transaction. */
   async function sendConfirmation(trx: Transaction<Database>, request: { reference: string; email: string }, at: Date) {
@@ -201,27 +252,24 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
                 .execute();
               return { reference: existing.reference, created: false, emailed };
             }
-            const reference = newReference();
-            await trx
-              .insertInto('deletion_requests')
-              .values({
-                reference,
-                name: request.name,
-                email: request.email,
-                reason: request.reason,
-                status: 'received',
-                received_at: at,
-                verified_at: null,
-                updated_at: at,
-                confirmation_sent_at: at,
-                open_email: request.email,
-              })
-              .execute();
-            await trx
-              .insertInto('deletion_request_events')
-              .values({ reference, from_status: null, to_status: 'received', note: null, actor: 'web form', at })
-              .execute();
+            const row = {
+              reference: newReference(),
+              name: request.name,
+              email: request.email,
+              reason: request.reason,
+              status: 'received' as const,
+              received_at: at,
+              verified_at: null,
+              updated_at: at,
+              confirmation_sent_at: at,
+              open_email: request.email,
+              extended_months: 0,
+            };
+            const { reference } = row;
+            await trx.insertInto('deletion_requests').values(row).execute();
+            await audit(trx, { reference, from: null, to: 'received', note: null, actor: 'web form' }, when);
             await sendConfirmation(trx, { reference, email: request.email }, when);
+            await announce(trx, 'received', row, when);
             return { reference, created: true, emailed: true };
           });
         } catch (error) {
@@ -284,17 +332,9 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
             .where('status', '=', 'received')
             .executeTakeFirst();
           if (Number(verified.numUpdatedRows) !== 1) throw new StatusChanged();
-          await trx
-            .insertInto('deletion_request_events')
-            .values({
-              reference: check.reference,
-              from_status: 'received',
-              to_status: 'verified',
-              note: 'confirmed from the emailed link',
-              actor: 'email owner',
-              at: at.toISOString(),
-            })
-            .execute();
+          const event = { reference: check.reference, from: 'received', to: 'verified' } as const;
+          await audit(trx, { ...event, note: 'confirmed from the emailed link', actor: 'email owner' }, at);
+          await announce(trx, 'verified', await current(trx, check.reference), at);
           return check;
         })
         .catch((error: unknown) => {
@@ -304,15 +344,23 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
         });
     },
 
-    /** Deletes requests nobody confirmed within `days`, with their tokens, audit trail and emails. */
+    /** Deletes requests nobody confirmed within `days`, with their tokens, audit trail, emails and events. */
     async purgeUnverified(days: number): Promise<number> {
       const cutoff = new Date(now().getTime() - days * 86_400_000).toISOString();
-      const result = await db
-        .deleteFrom('deletion_requests')
-        .where('status', '=', 'received')
-        .where('received_at', '<', cutoff)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return db.transaction().execute(async (trx) => {
+        const stale = trx
+          .selectFrom('deletion_requests')
+          .select('reference')
+          .where('status', '=', 'received')
+          .where('received_at', '<', cutoff);
+        await trx.deleteFrom('webhook_deliveries').where('reference', 'in', stale).execute();
+        const result = await trx
+          .deleteFrom('deletion_requests')
+          .where('status', '=', 'received')
+          .where('received_at', '<', cutoff)
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
     },
 
     async list({ openOnly }: { openOnly: boolean }): Promise<DeletionRequest[]> {
@@ -321,19 +369,22 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
       return (await query.execute()).map(toRequest);
     },
 
-    /** Moves a request on; every move is written to its audit trail in the same transaction. */
+    /**
+     * Moves a request on. In the same transaction: its audit entry, the email that tells the requester of a
+     * completion or a rejection (with the reason, required), and the event for the back end. Compare-and-set on the
+     * status read: of two operators racing, one moves it and the other gets a TransitionError, with nothing written.
+     */
     async transition(reference: string, to: RequestStatus, { note, actor }: { note?: string; actor: string }) {
+      if (to === 'rejected' && !note?.trim()) {
+        throw new TransitionError('A rejection needs a reason: it is emailed to the requester');
+      }
       return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('deletion_requests')
-          .select(['status', 'email'])
-          .where('reference', '=', reference)
-          .executeTakeFirst();
-        if (!row) throw new TransitionError(`No request ${reference}`);
+        const row = await current(trx, reference);
         if (!transitions[row.status].includes(to)) {
           throw new TransitionError(`A ${row.status} request cannot become ${to}`);
         }
-        const at = now().toISOString();
+        const when = now();
+        const at = when.toISOString();
         const moved = await trx
           .updateTable('deletion_requests')
           .set({ status: to, updated_at: at, open_email: openStatuses.includes(to) ? row.email : null })
@@ -344,10 +395,56 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
         if (Number(moved.numUpdatedRows) !== 1) {
           throw new TransitionError(`${reference} was changed by someone else just now; look at it again`);
         }
-        await trx
-          .insertInto('deletion_request_events')
-          .values({ reference, from_status: row.status, to_status: to, note: note ?? null, actor, at })
-          .execute();
+        await audit(trx, { reference, from: row.status, to, note: note ?? null, actor }, when);
+        const told =
+          to === 'completed'
+            ? completedEmail({ reference })
+            : to === 'rejected'
+              ? rejectedEmail({ reference, reason: note! })
+              : undefined;
+        if (told) await queueEmail(trx, { ...told, to: row.email, reference }, when);
+        await announce(trx, to as DeletionEvent['type'], { ...row, status: to, updated_at: at }, when);
+      });
+    },
+
+    /**
+     * Moves the deadline by `byMonths` (see deadline.ts for when that is allowed) and emails the requester the reason
+     * and the new date, with its audit entry and event, in one transaction; compare-and-set like `transition`.
+     */
+    async extend(reference: string, byMonths: number, { reason, actor }: { reason: string; actor: string }) {
+      if (!reason.trim()) throw new TransitionError('An extension needs a reason: it is emailed to the requester');
+      return db.transaction().execute(async (trx) => {
+        const row = await current(trx, reference);
+        if (!openStatuses.includes(row.status))
+          throw new TransitionError(`A ${row.status} request has no deadline left`);
+        const when = now();
+        const refusal = extensionRefusal(
+          { receivedAt: row.received_at, extendedMonths: row.extended_months },
+          byMonths,
+          when,
+        );
+        if (refusal) throw new TransitionError(refusal);
+        const extended = { ...row, extended_months: row.extended_months + byMonths, updated_at: when.toISOString() };
+        const moved = await trx
+          .updateTable('deletion_requests')
+          .set({ extended_months: extended.extended_months, updated_at: extended.updated_at })
+          .where('reference', '=', reference)
+          .where('status', '=', row.status)
+          .where('extended_months', '=', row.extended_months)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) {
+          throw new TransitionError(`${reference} was changed by someone else just now; look at it again`);
+        }
+        const note = `deadline extended by ${byMonths} month(s): ${reason}`;
+        await audit(trx, { reference, from: row.status, to: row.status, note, actor }, when);
+        const deadline = new Date(toRequest(extended).deadline);
+        await queueEmail(
+          trx,
+          { ...extendedEmail({ reference, months: byMonths, reason, deadline }), to: row.email, reference },
+          when,
+        );
+        await announce(trx, 'extended', extended, when);
+        return { deadline };
       });
     },
   };

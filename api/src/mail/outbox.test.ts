@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
+import { emailedToken } from '../../test/inbox.ts';
 import { createTransport, deliverDueEmails, maxAttempts, retryDelayMs, type MailTransport } from './outbox.ts';
 
 const received: { to: string[]; raw: string }[] = [];
@@ -60,6 +61,36 @@ describe('the email outbox', () => {
     // Sent, the link is no longer anyone's business but its reader's.
     expect(row.body_text).toContain('https://gifts.example/delete-account/confirm#token=[hidden]');
     expect(row.body_text).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
+    await db.destroy();
+  });
+
+  it('delivers the completion, rejection and extension emails through the same SMTP server', async () => {
+    const { db, dataDir } = await sqliteDatabase();
+    const requests = deletionRequests(db);
+    const transport = createTransport({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, dataDir });
+    const confirmedRequest = async (email: string) => {
+      const { reference } = await requests.submit({ name: 'Ann', email, reason: 'r' });
+      await requests.confirm(await emailedToken(db, reference));
+      return reference;
+    };
+    const completed = await confirmedRequest('done@example.com');
+    await requests.transition(completed, 'completed', { actor: 'ops' });
+    const rejected = await confirmedRequest('no@example.com');
+    await requests.transition(rejected, 'rejected', { actor: 'ops', note: 'We could not find this account.' });
+    const extended = await confirmedRequest('later@example.com');
+    await requests.extend(extended, 2, { reason: 'A large export is running.', actor: 'ops' });
+    const before = received.length;
+    expect(await deliverDueEmails(db, transport, 'Giftwell <no-reply@giftwell.example>')).toEqual({ due: 6, sent: 6 });
+    const inbox = received.slice(before).map(({ to, raw }) => ({ to, raw: raw.replace(/=\r?\n/g, '') }));
+    const to = (address: string) => inbox.filter((email) => email.to.includes(address)).at(-1)!.raw;
+    expect(to('done@example.com')).toContain(`Subject: Your account has been deleted (${completed})`);
+    expect(to('done@example.com')).toContain('What we keep, and why');
+    expect(to('no@example.com')).toContain(`(${rejected})`);
+    expect(to('no@example.com')).toContain('Why: We could not find this account.');
+    expect(to('no@example.com')).toContain('supervisory authority');
+    expect(to('later@example.com')).toContain(`(${extended})`);
+    expect(to('later@example.com')).toContain('two more months');
+    expect(to('later@example.com')).toContain('Why: A large export is running.');
     await db.destroy();
   });
 

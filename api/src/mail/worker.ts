@@ -3,12 +3,14 @@ import type { ApiConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
+import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 import { createTransport, deliverDueEmails } from './outbox.ts';
 
 const purgeEveryMs = 3_600_000;
 
 /**
- * Sends queued emails in the background, so that sending never delays or fails a 202, and once an hour purges
+ * Sends queued emails and webhook events in the background, so that sending never delays or fails a 202 or a
+ * change, and once an hour purges
  * unconfirmed requests and shared locations past their retention. `kick` sends at once after a new request is queued.
  */
 export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLogger) {
@@ -23,6 +25,11 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
       try {
         const { due, sent } = await deliverDueEmails(db, transport, config.mailFrom);
         if (due) log.info({ due, sent, transport: transport.describe }, 'outbox delivered');
+        if (config.webhookUrl) {
+          const target = { url: config.webhookUrl, secrets: config.webhookSecrets, timeoutMs: config.webhookTimeoutMs };
+          const events = await deliverDueWebhooks(db, target);
+          if (events.due) log.info(events, 'webhook events delivered');
+        }
         if (Date.now() - lastPurge > purgeEveryMs) {
           lastPurge = Date.now();
           const purged = await deletionRequests(db).purgeUnverified(config.unverifiedPurgeDays);

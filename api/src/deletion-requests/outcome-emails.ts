@@ -1,0 +1,69 @@
+/**
+ * What the requester is told when an operator moves their request on (GDPR Art. 12(3), 12(4) and 19). Plain text,
+ * no words the requester typed; the operator's reason is theirs to write.
+ */
+
+const dateOf = (deadline: Date) =>
+  deadline.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export function completedEmail({ reference }: { reference: string }) {
+  return {
+    subject: `Your account has been deleted (${reference})`,
+    text: `Hello,
+
+As you asked (reference ${reference}), your Giftwell account and its data have been deleted.
+
+What we deleted: your profile (name, email address, phone number, photo), your sign-in, the people, groups and
+occasions you saved, your addresses, wish lists and gift messages, and your settings.
+
+What we keep, and why: records of the orders you paid for and their invoices. Tax law requires us to keep them,
+for up to 10 years after the end of the year of the order; they are then deleted. They are kept apart and used
+for nothing else.
+
+If you use Giftwell again you will need a new account. If you have a question about this, reply to this email.
+`,
+  };
+}
+
+export function rejectedEmail({ reference, reason }: { reference: string; reason: string }) {
+  return {
+    subject: `We could not act on your account deletion request (${reference})`,
+    text: `Hello,
+
+We could not act on your request to delete your Giftwell account (reference ${reference}).
+
+Why: ${reason}
+
+Your account stays as it is. You may send a new request at any time.
+
+If you disagree, you may complain to a data-protection supervisory authority, for example in the country where
+you live or work, and you may seek a remedy before a court.
+`,
+  };
+}
+
+export function extendedEmail({
+  reference,
+  months,
+  reason,
+  deadline,
+}: {
+  reference: string;
+  months: number;
+  reason: string;
+  deadline: Date;
+}) {
+  return {
+    subject: `We need more time for your account deletion request (${reference})`,
+    text: `Hello,
+
+We are working on your request to delete your Giftwell account (reference ${reference}), and we need ${
+      months === 1 ? 'one more month' : 'two more months'
+    } to complete it.
+
+Why: ${reason}
+
+We will have answered by ${dateOf(deadline)} at the latest.
+`,
+  };
+}

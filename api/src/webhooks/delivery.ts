@@ -1,0 +1,91 @@
+import { signatureFor, signatureHeader } from '@gift/contracts/webhooks';
+import type { Db } from '../db/database.ts';
+
+export interface WebhookTarget {
+  url: string;
+  /** Every delivery carries one signature per secret: two while a secret is being replaced. */
+  secrets: string[];
+  /** A receiver slower than this to answer counts as a failed attempt. */
+  timeoutMs: number;
+}
+
+/** Tries before a delivery is given up (about 7 hours in all; `requests webhooks resend <id>` tries again). */
+export const maxWebhookAttempts = 12;
+
+/** 30 s, 1 min, 2 min … capped at one hour between attempts. */
+export function webhookRetryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+/** One attempt: the status the receiver answered with (only a 2xx counts, a redirect is not followed). */
+async function post(target: WebhookTarget, eventId: string, body: string, now: Date): Promise<number> {
+  const response = await fetch(target.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Giftwell-Webhooks/1',
+      'giftwell-event-id': eventId,
+      [signatureHeader]: signatureFor(body, target.secrets, Math.floor(now.getTime() / 1000)),
+    },
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(target.timeoutMs),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** Sends the events that are due, oldest first; failures wait longer each time. Never throws. */
+export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = new Date()) {
+  const due = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id', 'payload', 'attempts'])
+    .where('delivered_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .where('next_attempt_at', '<=', now.toISOString())
+    .orderBy('id')
+    .limit(20)
+    .execute();
+  let delivered = 0;
+  for (const delivery of due) {
+    const attempts = delivery.attempts + 1;
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      status = await post(target, delivery.event_id, delivery.payload, new Date());
+      if (status < 200 || status > 299) error = `answered ${status}`;
+    } catch (caught) {
+      // fetch says "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, …).
+      const cause = (caught as { cause?: { code?: string; message?: string } }).cause;
+      error =
+        (caught as Error).name === 'TimeoutError'
+          ? `no answer within ${target.timeoutMs} ms`
+          : (cause?.code ?? cause?.message ?? String(caught));
+    }
+    if (!error) delivered++;
+    const givenUp = error !== null && attempts >= maxWebhookAttempts;
+    await db
+      .updateTable('webhook_deliveries')
+      .set({
+        attempts,
+        last_status: status,
+        last_error: error?.slice(0, 500) ?? null,
+        delivered_at: error ? null : new Date().toISOString(),
+        failed_at: givenUp ? now.toISOString() : null,
+        next_attempt_at: new Date(now.getTime() + webhookRetryDelayMs(attempts)).toISOString(),
+      })
+      .where('id', '=', delivery.id)
+      .execute();
+  }
+  return { due: due.length, delivered };
+}
+
+/** Queues a delivery again at once, with a fresh count of tries (the CLI's `webhooks resend <id>`). */
+export async function resendWebhook(db: Db, id: number, now = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ attempts: 0, failed_at: null, delivered_at: null, next_attempt_at: now.toISOString() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
