@@ -1,5 +1,6 @@
 import { signatureFor, signatureHeader } from '@gift/contracts/webhooks';
 import type { Db } from '../db/database.ts';
+import { retryDelayMs } from '../mail/outbox.ts';
 
 export interface WebhookTarget {
   url: string;
@@ -12,10 +13,8 @@ export interface WebhookTarget {
 /** Tries before a delivery is given up (about 7 hours in all; `requests webhooks resend <id>` tries again). */
 export const maxWebhookAttempts = 12;
 
-/** 30 s, 1 min, 2 min … capped at one hour between attempts. */
-export function webhookRetryDelayMs(attempts: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
-}
+/** The same waits as emails: 30 s, 1 min, 2 min … capped at one hour between attempts. */
+export const webhookRetryDelayMs = retryDelayMs;
 
 /** One attempt: the status the receiver answered with (only a 2xx counts, a redirect is not followed). */
 async function post(target: WebhookTarget, eventId: string, body: string, now: Date): Promise<number> {
