@@ -4,12 +4,16 @@ import { join } from 'node:path';
 import { dataDir } from '../playwright.config.ts';
 import { expect, test } from './support.ts';
 
-/** The operators' CLI, against the database of the server under test. */
-function cli<T>(...args: string[]): T {
-  const output = execFileSync('pnpm', ['--silent', '--filter', 'api', 'requests', ...args], {
+/** The operators' CLI, against the database of the server under test: what it prints. */
+const operator = (...args: string[]) =>
+  execFileSync('pnpm', ['--silent', '--filter', 'api', 'requests', ...args], {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });
+
+/** The same, for a command that prints JSON. */
+function cli<T>(...args: string[]): T {
+  const output = operator(...args);
   return JSON.parse(output.slice(output.indexOf('[')));
 }
 
@@ -17,11 +21,11 @@ const statusOf = (email: string) =>
   cli<{ email: string; status: string }[]>('export', '--format', 'json', '--all').find((row) => row.email === email)
     ?.status;
 
-test('the owner confirms by email: opening the link changes nothing, pressing the button verifies', async ({
+test('the owner confirms by email (opening the link changes nothing, pressing the button verifies) and is told of the completion', async ({
   page,
 }) => {
-  // Four runs of the operators' CLI, a few seconds each while the other worker loads the machine.
-  test.setTimeout(60_000);
+  // Six runs of the operators' CLI, a few seconds each while the other worker loads the machine.
+  test.setTimeout(90_000);
   const email = `confirm-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   await page.goto('/delete-account');
   await expect(page.getByText('We will email you a link to confirm the request.')).toBeVisible();
@@ -33,15 +37,18 @@ test('the owner confirms by email: opening the link changes nothing, pressing th
 
   // The owner's inbox: without SMTP, each delivered email is a file in the outbox folder.
   const inbox = join(dataDir, 'outbox');
-  const delivered = () =>
-    readdirSync(inbox)
-      .map((file) =>
-        readFileSync(join(inbox, file), 'utf8')
-          .replace(/=\r?\n/g, '')
-          .replace(/=3D/g, '='),
-      )
-      .find((message) => message.includes(`To: ${email}`));
-  await expect.poll(() => Boolean(existsSync(inbox) && delivered())).toBe(true);
+  const inboxOf = () =>
+    existsSync(inbox)
+      ? readdirSync(inbox)
+          .map((file) =>
+            readFileSync(join(inbox, file), 'utf8')
+              .replace(/=\r?\n/g, '')
+              .replace(/=3D/g, '='),
+          )
+          .filter((message) => message.includes(`To: ${email}`))
+      : [];
+  const delivered = () => inboxOf()[0];
+  await expect.poll(() => Boolean(delivered())).toBe(true);
   const link = delivered()?.match(/http\S+#token=[A-Za-z0-9_-]{43}/)?.[0];
   // The operators' tools never show the link, sent or not.
   const row = cli<{ to_address: string; body_text: string }[]>('outbox', '--json').find(
@@ -61,6 +68,15 @@ test('the owner confirms by email: opening the link changes nothing, pressing th
   await page.goto('/privacy');
   await page.goto(link!);
   await expect(page.getByRole('alert')).toHaveText(/already been used/);
+
+  // An operator completes it; the owner is told by email what was deleted and what is kept.
+  const { reference } = cli<{ email: string; reference: string }[]>('export', '--format', 'json', '--all').find(
+    (request) => request.email === email,
+  )!;
+  expect(operator('complete', reference, '--by', 'e2e')).toContain(`${reference} is now completed.`);
+  await expect
+    .poll(() => inboxOf().find((message) => message.includes(`Subject: Your account has been deleted (${reference})`)))
+    .toContain('What we keep, and why');
 });
 
 test('a forged or incomplete link gets a clear page, never an error trace', async ({ page, consoleErrors }) => {

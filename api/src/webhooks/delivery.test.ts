@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader, signatureProblem, type DeletionEvent } from '@gift/contracts/webhooks';
+import { signatureFor, signatureHeader, signatureProblem, type DeletionEvent } from '@gift/contracts/webhooks';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
@@ -175,5 +179,30 @@ describe('webhook deliveries to the platform’s back end', () => {
     expect(await resendWebhook(db, 999)).toBe(false);
     expect(await deliverDueWebhooks(db, target())).toEqual({ due: 1, delivered: 1 });
     await db.destroy();
+  });
+});
+
+describe('the receiver’s check the README shows', () => {
+  it('accepts a genuine delivery and refuses a tampered, a foreign or an old one', async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const snippet = readme.match(/```ts\n(import \{ createHmac[\s\S]*?)```/)?.[1];
+    expect(snippet).toBeDefined();
+    const module = join(mkdtempSync(join(tmpdir(), 'readme-')), 'receiver.mjs');
+    writeFileSync(
+      module,
+      `${ts.transpileModule(snippet!, { compilerOptions: { target: 99, module: 99 } }).outputText}
+export { isGenuine };`,
+    );
+    const { isGenuine } = (await import(module)) as {
+      isGenuine: (body: string, header: string, secret: string, now?: number) => boolean;
+    };
+    const body = '{"id":"1"}';
+    const header = signatureFor(body, [secret, nextSecret], Math.floor(Date.now() / 1000));
+    expect(isGenuine(body, header, secret)).toBe(true);
+    expect(isGenuine(body, header, nextSecret)).toBe(true);
+    expect(isGenuine('{"id":"2"}', header, secret)).toBe(false);
+    expect(isGenuine(body, header, 'c'.repeat(64))).toBe(false);
+    expect(isGenuine(body, header, secret, Date.now() + 6 * 60_000)).toBe(false);
+    expect(isGenuine(body, 't=1,v1=zz', secret)).toBe(false);
   });
 });
