@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFor, signatureHeader, signatureProblem, type DeletionEvent } from '@gift/contracts/webhooks';
+import { readConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { createApiServer } from '../server.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { emailedToken } from '../../test/inbox.ts';
@@ -178,6 +180,29 @@ describe('webhook deliveries to the platform’s back end', () => {
     expect(await resendWebhook(db, given!.id)).toBe(true);
     expect(await resendWebhook(db, 999)).toBe(false);
     expect(await deliverDueWebhooks(db, target())).toEqual({ due: 1, delivered: 1 });
+    await db.destroy();
+  });
+});
+
+describe('the service', () => {
+  it('tells the back end of a request received through the form, in the background', async () => {
+    reset('ok');
+    const { db } = await sqliteDatabase();
+    const app = await createApiServer({
+      db,
+      config: { ...readConfig({}), webhookUrl: target().url, webhookSecrets: [secret], outboxIntervalMs: 50 },
+      logger: false,
+    });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/delete-account',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Ann Lee', email: 'ann@example.com', reason: 'r' }),
+    });
+    expect(response.statusCode).toBe(202);
+    await expect.poll(() => receiver.acted.map((event) => event.type)).toEqual(['received']);
+    expect(receiver.acted[0]!.request).toMatchObject({ email: 'ann@example.com', name: 'Ann Lee', status: 'received' });
+    await app.close();
     await db.destroy();
   });
 });
