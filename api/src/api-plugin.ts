@@ -5,6 +5,7 @@ import type { Db } from './db/database.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
 import { deletionRequestRoutes } from './deletion-requests/routes.ts';
 import { apiErrorHandler } from './http/errors.ts';
+import { rateLimitsFor } from './http/guards.ts';
 import { formContentType, parseFormBody } from './http/form-posts.ts';
 import { healthRoutes } from './health/routes.ts';
 import { textFormats } from '@gift/contracts';
@@ -41,6 +42,7 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
   app.addHook('onClose', async () => outbox.stop());
 
   healthRoutes(app, { db });
+  const limits = rateLimitsFor(db);
   deletionRequestRoutes(app, {
     requests: deletionRequests(db, {
       siteUrl: config.siteUrl,
@@ -48,7 +50,8 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
       webhooks: Boolean(config.webhookUrl),
     }),
     config,
+    limits,
     onQueued: outbox.kick,
   });
-  locationShareRoutes(app, { db, config });
+  locationShareRoutes(app, { db, config, limits });
 }

@@ -13,12 +13,18 @@ export interface DatabaseOptions {
   dataDir: string;
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The connection pool under a PostgreSQL database, for what needs one of its own (the shared rate limits). */
+export const postgresPoolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
 /** SQLite file under the data directory by default, PostgreSQL when a URL names one. One query codebase either way. */
 export function openDatabase({ databaseUrl, dataDir }: DatabaseOptions): Db {
   if (databaseUrl) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   mkdirSync(dataDir, { recursive: true });
   const file = new SQLite(join(dataDir, 'requests.sqlite'));

@@ -146,6 +146,35 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-11-24-02-several-instances': {
+    async up(db: Kysely<unknown>) {
+      // Several instances share one PostgreSQL: the rate limits live there (rate-limiter-flexible's table, with a
+      // key long enough for any address), so that every instance counts the same and a restart forgets nothing.
+      if (isPostgres(db)) {
+        await db.schema
+          .createTable('rate_limits')
+          .addColumn('key', 'text', (column) => column.primaryKey())
+          .addColumn('points', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('expire', 'bigint')
+          .execute();
+        await db.schema.createIndex('rate_limits_expire').on('rate_limits').column('expire').execute();
+      }
+      // A worker claims due rows until its lease runs out; another takes them after that.
+      for (const table of ['email_outbox', 'webhook_deliveries']) {
+        await db.schema.alterTable(table).addColumn('claimed_until', 'varchar(32)').execute();
+      }
+      // Jobs that one instance at a time runs (the hourly purge): who holds each, and until when.
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('holder', 'varchar(128)')
+        .addColumn('until', 'varchar(32)', (column) => column.notNull())
+        .execute();
+      await sql`insert into leases (name, holder, until) values ('hourly-purge', null, '1970-01-01T00:00:00.000Z')`.execute(
+        db,
+      );
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

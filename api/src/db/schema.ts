@@ -78,6 +78,8 @@ export interface EmailOutboxTable {
   sent_at: string | null;
   failed_at: string | null;
   last_error: string | null;
+  /** While a worker sends it: when its claim lapses and another worker may take the row. */
+  claimed_until: string | null;
 }
 
 /** Events for the platform's back end, queued with the change they tell of and sent to WEBHOOK_URL. */
@@ -96,6 +98,14 @@ export interface WebhookDeliveryTable {
   failed_at: string | null;
   last_status: number | null;
   last_error: string | null;
+  claimed_until: string | null;
+}
+
+/** A job one instance runs at a time: the instance that holds it, until when. */
+export interface LeaseTable {
+  name: string;
+  holder: string | null;
+  until: string;
 }
 
 export interface Database {
@@ -105,4 +115,5 @@ export interface Database {
   deletion_request_events: DeletionRequestEventTable;
   location_shares: LocationShareTable;
   webhook_deliveries: WebhookDeliveryTable;
+  leases: LeaseTable;
 }

@@ -15,7 +15,7 @@ import {
 import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
-import { badRequest, postGuard, rateLimit, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
+import { badRequest, postGuard, tooManyRequests, tooManyRequestsMessage, type RateLimits } from '../http/guards.ts';
 import { emailFingerprinter, isValidEmail, mailboxKey, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
 
@@ -47,11 +47,16 @@ export function maskEmail(email: string): string {
 
 export function deletionRequestRoutes(
   app: FastifyInstance,
-  { requests, config, onQueued = () => {} }: { requests: DeletionRequests; config: ApiConfig; onQueued?: () => void },
+  {
+    requests,
+    config,
+    limits,
+    onQueued = () => {},
+  }: { requests: DeletionRequests; config: ApiConfig; limits: RateLimits; onQueued?: () => void },
 ) {
   const { rateLimit: limit } = config;
-  const perIp = rateLimit('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
-  const perEmail = rateLimit('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
+  const perIp = limits('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
+  const perEmail = limits('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
   const fingerprint = emailFingerprinter(config.logHashSecret);
 
   /**

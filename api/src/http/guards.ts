@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { postgresPoolOf, type Db } from '../db/database.ts';
 import { isFormPost, refusalPage } from './form-posts.ts';
 
 export function badRequest(reply: FastifyReply, field: string | null, message: string) {
@@ -41,9 +43,23 @@ export function tooManyRequests(reply: FastifyReply, retryAfter: number) {
     .send({ error: 'Too Many Requests', message: tooManyRequestsMessage(retryAfter) });
 }
 
-/** A named limit of `points` requests per `seconds` for one key (a client address, an email, a token). */
-export function rateLimit(keyPrefix: string, points: number, seconds: number) {
-  const limiter = new RateLimiterMemory({ keyPrefix, points, duration: seconds });
+/**
+ * A named limit of `points` requests per `seconds` for one key (a client address, an email, a token). Counted in
+ * PostgreSQL when `pool` is given, so that every instance on that database counts the same and a restart forgets
+ * nothing; in memory otherwise (SQLite: the site is one process).
+ */
+export function rateLimit(keyPrefix: string, points: number, seconds: number, pool?: pg.Pool) {
+  const options = { keyPrefix, points, duration: seconds };
+  const limiter = pool
+    ? new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true, // by the migrations
+        clearExpiredByTimeout: true,
+      })
+    : new RateLimiterMemory(options);
   /** Counts one request; undefined when it may go on, otherwise the seconds to wait. */
   const consume = async (key: string): Promise<number | undefined> => {
     try {
@@ -63,6 +79,13 @@ export function rateLimit(keyPrefix: string, points: number, seconds: number) {
   };
   return Object.assign(guard, { consume });
 }
+
+/** The limits of one service: where `db` is PostgreSQL, they are kept there. */
+export type RateLimits = (keyPrefix: string, points: number, seconds: number) => ReturnType<typeof rateLimit>;
+export const rateLimitsFor =
+  (db: Db): RateLimits =>
+  (keyPrefix, points, seconds) =>
+    rateLimit(keyPrefix, points, seconds, postgresPoolOf(db));
 
 const crossSiteMessage = 'Cross-site requests are not accepted.';
 

@@ -15,7 +15,7 @@ import {
   badRequest,
   clientKey,
   postGuard,
-  rateLimit,
+  type RateLimits,
   tooManyRequests,
   tooManyRequestsMessage,
 } from '../http/guards.ts';
@@ -41,12 +41,15 @@ const refusedOnPage: RefusedOnPage = (request, message) => ({
 
 type Body = LocationShareBody;
 
-export function locationShareRoutes(app: FastifyInstance, { db, config }: { db: Db; config: ApiConfig }) {
+export function locationShareRoutes(
+  app: FastifyInstance,
+  { db, config, limits }: { db: Db; config: ApiConfig; limits: RateLimits },
+) {
   const shares = locationShares(db);
-  const perIp = rateLimit('location-ip', config.rateLimit.perIpPoints, config.rateLimit.perIpWindowSeconds);
-  const perToken = rateLimit('location-token', 10, 3600);
+  const perIp = limits('location-ip', config.rateLimit.perIpPoints, config.rateLimit.perIpWindowSeconds);
+  const perToken = limits('location-token', 10, 3600);
   // Tokens come from the sender's app and are not known here beforehand: one client may only start so many.
-  const newTokensPerClient = rateLimit('location-new-token', config.locationNewTokensPerDay, 86_400);
+  const newTokensPerClient = limits('location-new-token', config.locationNewTokensPerDay, 86_400);
 
   /** From the page's script (JSON) or its address form posted natively (answered on the page): one schema. */
   app.post<{ Body: Body }>(

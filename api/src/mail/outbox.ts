@@ -4,6 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { claimDue } from '../db/claims.ts';
 import { withoutSecrets } from './secrets.ts';
 
 export interface OutgoingEmail {
@@ -37,7 +38,14 @@ export async function queueEmail(trx: Transaction<Database> | Db, email: Outgoin
 }
 
 export interface MailTransport {
-  send(email: { from: string; to: string; subject: string; text: string; id: number }): Promise<void>;
+  send(email: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    id: number;
+    messageId: string;
+  }): Promise<void>;
   describe: string;
 }
 
@@ -66,11 +74,17 @@ export function writeDurably(path: string, data: Buffer | string) {
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
-    const transporter: Transporter = nodemailer.createTransport(smtpUrl);
+    // Bounded waits, so that a batch of sends ends well within the claim's lease (see deliverDueEmails).
+    const transporter: Transporter = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
     return {
       describe: `SMTP ${new URL(smtpUrl).host}`,
-      async send({ from, to, subject, text }) {
-        await transporter.sendMail({ from, to, subject, text });
+      async send({ from, to, subject, text, messageId }) {
+        await transporter.sendMail({ from, to, subject, text, messageId });
       },
     };
   }
@@ -78,33 +92,46 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
   const files: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     describe: `files in ${folder}`,
-    async send({ from, to, subject, text, id }) {
-      const { message } = (await files.sendMail({ from, to, subject, text })) as { message: Buffer };
+    async send({ from, to, subject, text, id, messageId }) {
+      const { message } = (await files.sendMail({ from, to, subject, text, messageId })) as { message: Buffer };
       mkdirSync(folder, { recursive: true });
       writeDurably(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
     },
   };
 }
 
-/** Sends what is due; failures wait longer each time and give up after `maxAttempts`. Never throws. */
+/** How long a worker holds the emails it claimed: longer than a batch of sends can take with the timeouts above. */
+export const claimLeaseMs = 10 * 60_000;
+
+/**
+ * One Message-ID per queued email, the same on every attempt: a mail system that receives it twice (a worker died
+ * between the send and the mark) can drop the copy.
+ */
+export function messageIdOf(email: { id: number; created_at: string }, from: string): string {
+  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
+  return `<outbox-${email.id}-${Date.parse(email.created_at)}@${domain}>`;
+}
+
+/**
+ * Sends what is due, claimed so that no other instance sends it too; failures wait longer each time and give up
+ * after `maxAttempts`. Never throws.
+ */
 export async function deliverDueEmails(db: Db, transport: MailTransport, from: string, now = new Date()) {
-  const due = await db
-    .selectFrom('email_outbox')
-    .selectAll()
-    .where('sent_at', 'is', null)
-    .where('failed_at', 'is', null)
-    .where('next_attempt_at', '<=', now.toISOString())
-    .orderBy('id')
-    .limit(20)
-    .execute();
+  const due = await claimDue(db, 'email_outbox', { now, leaseMs: claimLeaseMs, limit: 20 });
   let sent = 0;
   for (const email of due) {
     try {
-      await transport.send({ from, to: email.to_address, subject: email.subject, text: email.body_text, id: email.id });
+      const { id, to_address: to, subject, body_text: text } = email;
+      await transport.send({ from, to, subject, text, id, messageId: messageIdOf(email, from) });
       await db
         .updateTable('email_outbox')
         // The link has reached its reader: the outbox keeps the email without it.
-        .set({ sent_at: new Date().toISOString(), last_error: null, body_text: withoutSecrets(email.body_text) })
+        .set({
+          sent_at: new Date().toISOString(),
+          last_error: null,
+          body_text: withoutSecrets(email.body_text),
+          claimed_until: null,
+        })
         .where('id', '=', email.id)
         .execute();
       sent++;
@@ -118,6 +145,7 @@ export async function deliverDueEmails(db: Db, transport: MailTransport, from: s
           last_error: String(error).slice(0, 500),
           next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
           failed_at: givenUp ? now.toISOString() : null,
+          claimed_until: null,
           ...(givenUp ? { body_text: withoutSecrets(email.body_text) } : {}),
         })
         .where('id', '=', email.id)

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../config.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { takeLease } from '../db/claims.ts';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
@@ -17,7 +20,8 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
   const transport = createTransport(config);
   let running: Promise<void> | undefined;
   let stopped = false;
-  let lastPurge = 0;
+  // Which instance holds the purge's lease, in the table every instance reads.
+  const instance = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   const run = () => {
     if (stopped || running) return;
@@ -30,8 +34,8 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
           const events = await deliverDueWebhooks(db, target);
           if (events.due) log.info(events, 'webhook events delivered');
         }
-        if (Date.now() - lastPurge > purgeEveryMs) {
-          lastPurge = Date.now();
+        // Once an hour across all instances: whichever takes the lease when it has lapsed.
+        if (await takeLease(db, 'hourly-purge', instance, new Date(), purgeEveryMs)) {
           const purged = await deletionRequests(db).purgeUnverified(config.unverifiedPurgeDays);
           if (purged) log.info({ purged }, 'unconfirmed deletion requests purged');
           const expired = await locationShares(db).purgeOlderThan(config.locationRetentionDays);

@@ -1,5 +1,6 @@
 import { signatureFor, signatureHeader } from '@gift/contracts/webhooks';
 import type { Db } from '../db/database.ts';
+import { claimDue } from '../db/claims.ts';
 import { retryDelayMs } from '../mail/outbox.ts';
 
 export interface WebhookTarget {
@@ -36,15 +37,8 @@ async function post(target: WebhookTarget, eventId: string, body: string, now: D
 
 /** Sends the events that are due, oldest first; failures wait longer each time. Never throws. */
 export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = new Date()) {
-  const due = await db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'event_id', 'payload', 'attempts'])
-    .where('delivered_at', 'is', null)
-    .where('failed_at', 'is', null)
-    .where('next_attempt_at', '<=', now.toISOString())
-    .orderBy('id')
-    .limit(20)
-    .execute();
+  // Claimed so that no other instance sends them too, for longer than a batch of timed-out tries can take.
+  const due = await claimDue(db, 'webhook_deliveries', { now, leaseMs: 20 * target.timeoutMs + 60_000, limit: 20 });
   let delivered = 0;
   for (const delivery of due) {
     const attempts = delivery.attempts + 1;
@@ -72,6 +66,7 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
         delivered_at: error ? null : new Date().toISOString(),
         failed_at: givenUp ? now.toISOString() : null,
         next_attempt_at: new Date(now.getTime() + webhookRetryDelayMs(attempts)).toISOString(),
+        claimed_until: null,
       })
       .where('id', '=', delivery.id)
       .execute();
@@ -83,7 +78,7 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
 export async function resendWebhook(db: Db, id: number, now = new Date()): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
-    .set({ attempts: 0, failed_at: null, delivered_at: null, next_attempt_at: now.toISOString() })
+    .set({ attempts: 0, failed_at: null, delivered_at: null, next_attempt_at: now.toISOString(), claimed_until: null })
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
