@@ -27,6 +27,8 @@ export interface ApiConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   outboxIntervalMs: number;
+  /** How long a worker holds the emails it claimed before another instance may send them. */
+  outboxLeaseMs: number;
   /** Longest a client may take to send one whole request (slow bodies are cut off with 408). */
   requestTimeoutMs: number;
   /**
@@ -132,6 +134,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Giftwell <no-reply@giftwell.example>',
     outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
+    outboxLeaseMs: integer(env.OUTBOX_LEASE_MS, 600_000),
     requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 10_000),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     logHashSecret: required(

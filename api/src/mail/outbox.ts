@@ -101,7 +101,7 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
 }
 
 /** How long a worker holds the emails it claimed: longer than a batch of sends can take with the timeouts above. */
-export const claimLeaseMs = 10 * 60_000;
+export const defaultLeaseMs = 10 * 60_000;
 
 /**
  * One Message-ID per queued email, the same on every attempt: a mail system that receives it twice (a worker died
@@ -116,8 +116,14 @@ export function messageIdOf(email: { id: number; created_at: string }, from: str
  * Sends what is due, claimed so that no other instance sends it too; failures wait longer each time and give up
  * after `maxAttempts`. Never throws.
  */
-export async function deliverDueEmails(db: Db, transport: MailTransport, from: string, now = new Date()) {
-  const due = await claimDue(db, 'email_outbox', { now, leaseMs: claimLeaseMs, limit: 20 });
+export async function deliverDueEmails(
+  db: Db,
+  transport: MailTransport,
+  from: string,
+  now = new Date(),
+  leaseMs = defaultLeaseMs,
+) {
+  const due = await claimDue(db, 'email_outbox', { now, leaseMs, limit: 20 });
   let sent = 0;
   for (const email of due) {
     try {

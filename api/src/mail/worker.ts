@@ -27,7 +27,7 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
     if (stopped || running) return;
     running = (async () => {
       try {
-        const { due, sent } = await deliverDueEmails(db, transport, config.mailFrom);
+        const { due, sent } = await deliverDueEmails(db, transport, config.mailFrom, new Date(), config.outboxLeaseMs);
         if (due) log.info({ due, sent, transport: transport.describe }, 'outbox delivered');
         if (config.webhookUrl) {
           const target = { url: config.webhookUrl, secrets: config.webhookSecrets, timeoutMs: config.webhookTimeoutMs };
