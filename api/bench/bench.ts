@@ -5,6 +5,8 @@ import autocannon, { type Result } from 'autocannon';
 import { readConfig } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/database.ts';
 import { createApiServer } from '../src/server.ts';
+import { freePort, nginxBin, startApi, startNginx, stopAll } from '../cluster/topology.ts';
+import { postgresDatabaseUrl, postgresServer } from '../test/databases.ts';
 
 /**
  * Accepted deletion requests per second on SQLite, beside a trivial route of the same server (the framework's
@@ -22,23 +24,31 @@ const app = await createApiServer({ db, config });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
 let sequence = 0;
-async function run(title: string, options: Partial<autocannon.Options>): Promise<Result> {
-  return autocannon({ url: address, connections, duration, title, ...options });
+async function run(title: string, options: Partial<autocannon.Options>, url = address): Promise<Result> {
+  return autocannon({ url, connections, duration, title, ...options });
 }
 
-const submit = await run('POST /api/delete-account', {
-  requests: [
+/** Deletion requests for new addresses, as fast as `url` takes them. */
+const submits = (url = address) =>
+  run(
+    'POST /api/delete-account',
     {
-      method: 'POST',
-      path: '/api/delete-account',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request) => ({
-        ...request,
-        body: JSON.stringify({ name: 'Bench User', email: `bench-${sequence++}@example.com`, reason: 'benchmark' }),
-      }),
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/delete-account',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ name: 'Bench User', email: `bench-${sequence++}@example.com`, reason: 'b' }),
+          }),
+        },
+      ],
     },
-  ],
-});
+    url,
+  );
+
+const submit = await submits();
 const ceiling = await run('GET /api/health/live', { url: `${address}/api/health/live` });
 
 /**
@@ -103,3 +113,48 @@ if (stored < accepted) {
   console.error('Every accepted request must be stored.');
   process.exitCode = 1;
 }
+
+/**
+ * The tested deployment (see `pnpm test:cluster`): nginx in front of one API instance on PostgreSQL, then of two,
+ * then the trivial route through the same nginx. Skipped, and said so, without PostgreSQL or nginx.
+ */
+async function behindNginx() {
+  const postgres = await postgresServer();
+  if (!postgres || !nginxBin) {
+    console.log('\nNo PostgreSQL or nginx here: the several-instance figures are skipped.');
+    return;
+  }
+  const env = {
+    DATABASE_URL: await postgresDatabaseUrl(postgres.url),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'api-bench-')),
+    RATE_LIMIT_PER_IP: '1000000000',
+    RATE_LIMIT_PER_EMAIL: '1000000000',
+    TRUST_PROXY: '1',
+  };
+  const rows: string[] = [];
+  try {
+    const [first, second] = [await freePort(), await freePort()];
+    await startApi(first, env);
+    const one = await submits(await startNginx([first]));
+    await startApi(second, env);
+    const both = await startNginx([first, second]);
+    const two = await submits(both);
+    const live = await run('GET /api/health/live', {}, `${both}/api/health/live`);
+    const rate = (result: Result) => (result.statusCodeStats?.['202']?.count ?? 0) / result.duration;
+    rows.push(row('POST, 1 instance', one, rate(one)), row('POST, 2 instances', two, rate(two)));
+    rows.push(row('GET /api/health/live, 2', live, live.requests.average));
+    console.log(
+      `\nBehind nginx, PostgreSQL ${postgres.url.includes('127.0.0.1') ? 'on 127.0.0.1' : ''}, rate limits counted there\n`,
+    );
+    console.log('| route                      |   req/s   | p99 (ms)   | non-2xx/errors |');
+    console.log('|----------------------------|-----------|------------|----------------|');
+    for (const line of rows) console.log(line);
+    console.log(
+      `\ntwo instances against one: ${(rate(two) / rate(one)).toFixed(2)}x; ratio to the trivial route: ${((rate(two) / live.requests.average) * 100).toFixed(1)}%`,
+    );
+  } finally {
+    await stopAll();
+    postgres.stop();
+  }
+}
+await behindNginx();

@@ -3,61 +3,10 @@
  * nginx from Debian's package balancing them, and an SMTP sink; then the checks of issue 19, printed as a table.
  * Exits 1 when a check fails. Every process it starts is stopped by its own pid when it ends.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { openDatabase } from '../src/db/database.ts';
 import { postgresDatabaseUrl, postgresServer } from '../test/databases.ts';
-
-const apiDir = new URL('..', import.meta.url).pathname;
-const nginxBin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(url: string, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${what} did not answer at ${url} within ${timeoutMs} ms`);
-}
-
-const children: ChildProcess[] = [];
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const child = spawn(command, args, {
-    cwd: apiDir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
-  child.on('exit', (code, signal) => {
-    if (code && !stopping) console.error(`${command} ${args.join(' ')} exited ${code}: ${errors}`);
-    void signal;
-  });
-  children.push(child);
-  return child;
-}
-let stopping = false;
+import { freePort, nginxBin, sleep, startApi, startNginx, stopAll } from './topology.ts';
 
 // --- the SMTP sink: every message it receives, by Message-ID
 const received: { messageId: string; to: string }[] = [];
@@ -98,27 +47,21 @@ async function main() {
   const db = openDatabase({ databaseUrl, dataDir: '' });
   const smtpPort = await freePort();
   await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-  const [apiA, apiB, nginxPort] = [await freePort(), await freePort(), await freePort()];
+  const [apiA, apiB] = [await freePort(), await freePort()];
 
   try {
     // --- two instances start at once on an empty database
-    const env = (port: number) => ({
+    const env = {
       DATABASE_URL: databaseUrl,
-      API_PORT: String(port),
-      HOST: '127.0.0.1',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       OUTBOX_INTERVAL_MS: '200',
       OUTBOX_LEASE_MS: '3000',
       // nginx is one hop; the load generator plays the clients' own proxy, so that it can be many addresses.
       TRUST_PROXY: '2',
-      LOG_LEVEL: 'warn',
       ALLOWED_ORIGINS: '*',
-    });
+    };
     const started = Date.now();
-    const instances = [apiA, apiB].map((port) =>
-      start(process.execPath, ['--import', 'tsx', 'src/main.ts'], env(port)),
-    );
-    await Promise.all([apiA, apiB].map((port) => waitFor(`http://127.0.0.1:${port}/api/health`, `API on ${port}`)));
+    const instances = await Promise.all([apiA, apiB].map((port) => startApi(port, env)));
     const migrations = await db
       .selectFrom('kysely_migration' as never)
       .selectAll()
@@ -136,46 +79,7 @@ async function main() {
     });
 
     // --- nginx in front
-    const prefix = mkdtempSync(join(tmpdir(), 'cluster-nginx-'));
-    writeFileSync(
-      join(prefix, 'nginx.conf'),
-      `daemon off;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-worker_processes 1;
-${process.getuid?.() === 0 ? 'user root;' : ''}
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  upstream api {
-    server 127.0.0.1:${apiA} max_fails=1 fail_timeout=10s;
-    server 127.0.0.1:${apiB} max_fails=1 fail_timeout=10s;
-    keepalive 32;
-  }
-  server {
-    listen 127.0.0.1:${nginxPort};
-    location /api/ {
-      proxy_pass http://api;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      # A connection refused by a dead instance was never sent: the next one gets it, POST or not.
-      proxy_next_upstream error timeout;
-      proxy_connect_timeout 1s;
-    }
-  }
-}
-`,
-    );
-    start(nginxBin, ['-p', prefix, '-c', join(prefix, 'nginx.conf')]);
-    const site = `http://127.0.0.1:${nginxPort}`;
-    await waitFor(`${site}/api/health`, 'nginx');
+    const site = await startNginx([apiA, apiB]);
 
     let client = 0;
     /** One POST through nginx from its own client address. */
@@ -336,10 +240,7 @@ http {
       ok: stored.length === accepted.length && accepted.length > 0 && mail.distinct === mail.queued,
     });
   } finally {
-    stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    await sleep(300);
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await stopAll();
     smtp.close();
     await db.destroy();
     postgres.stop();

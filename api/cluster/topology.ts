@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The pieces of the tested deployment on 127.0.0.1, for `pnpm test:cluster` and `pnpm bench`: API instances as
+ * processes of their own and nginx from Debian's package in front of them. Each process is stopped by its own pid.
+ */
+
+const apiDir = new URL('..', import.meta.url).pathname;
+export const nginxBin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function waitFor(url: string, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${what} did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: apiDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+  child.on('exit', (code) => {
+    if (code && !stopping) console.error(`${command} ${args.join(' ')} exited ${code}: ${errors}`);
+  });
+  children.push(child);
+  return child;
+}
+
+/** One API instance (`src/main.ts`) on `port` with `env`; resolves once it answers its health check. */
+export async function startApi(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = start(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    API_PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  await waitFor(`http://127.0.0.1:${port}/api/health`, `The API on ${port}`);
+  return child;
+}
+
+/** nginx balancing `/api/` over the instances on `ports`; resolves with its address once it answers. */
+export async function startNginx(ports: number[]): Promise<string> {
+  if (!nginxBin) throw new Error('nginx is not installed (apt-get install nginx-light)');
+  const port = await freePort();
+  const prefix = mkdtempSync(join(tmpdir(), 'cluster-nginx-'));
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    `daemon off;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+worker_processes 1;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  upstream api {
+${ports.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=10s;`).join('\n')}
+    keepalive 32;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location /api/ {
+      proxy_pass http://api;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      # A connection refused by a dead instance was never sent: the next instance gets it, POST or not.
+      proxy_next_upstream error timeout;
+      proxy_connect_timeout 1s;
+    }
+  }
+}
+`,
+  );
+  start(nginxBin, ['-p', prefix, '-c', join(prefix, 'nginx.conf')]);
+  const address = `http://127.0.0.1:${port}`;
+  await waitFor(`${address}/api/health/live`, 'nginx');
+  return address;
+}
+
+/** Stops every process started here: SIGTERM, then SIGKILL for any still running. */
+export async function stopAll() {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  await sleep(500);
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
