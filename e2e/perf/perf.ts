@@ -49,11 +49,16 @@ export const budgets = {
 
 /**
  * `/` is where issue 15's targets are not reached: its hydration and first seconds block the main thread for
- * 80-270 ms (best of three runs) on this host, against 0-60 elsewhere. These keep it from getting worse.
+ * 80-270 ms (best of three runs) on this host, against 0-60 elsewhere. And in one or two runs of ten its largest
+ * paint (the first slide) lands a frame after the text, behind the scripts, and Lighthouse's simulation then
+ * carries their CPU time: LCP 0.91-1.05 s in most runs, 2.3 s in those (18 runs, 2026-11-23). Holding the scripts
+ * until the slide had painted made every run 0.9-1.1 s but cost the phone profile 0.4-0.6 s of unhydrated page
+ * (tried and measured; not kept). These keep `/` from getting worse.
  */
 const homeBudgets = {
   performance: { min: 92, margin: 2, goal: 99 },
   tbtMs: { max: 250, margin: 100, goal: 50 },
+  lcpMs: { max: 1200, margin: 900, goal: 1200 },
 };
 
 const budgetsFor = (path: string) => (path === '/' ? { ...budgets, ...homeBudgets } : budgets);
@@ -276,7 +281,9 @@ async function main() {
   const margins = Object.entries(budgets)
     .map(([name, budget]) => `${name} ${'min' in budget ? `>= ${budget.min}` : `<= ${budget.max}`} (±${budget.margin})`)
     .join(', ');
-  console.log(`\nBudgets (noise margin): ${margins}; on /: Performance >= 92 (±2), TBT <= 250 (±100)`);
+  console.log(
+    `\nBudgets (noise margin): ${margins}; on /: Performance >= 92 (±2), TBT <= 250 (±100), LCP <= 1200 (±900)`,
+  );
   if (goals.length) console.log(`\nIssue 15's goals not met yet:\n${goals.map((line) => `- ${line}`).join('\n')}`);
   if (failures.length) {
     console.log(`\n${failures.length} budget(s) missed:\n${failures.map((line) => `- ${line}`).join('\n')}`);
