@@ -3,29 +3,11 @@
  * nginx from Debian's package balancing them, and an SMTP sink; then the checks of issue 19, printed as a table.
  * Exits 1 when a check fails. Every process it starts is stopped by its own pid when it ends.
  */
-import { SMTPServer } from 'smtp-server';
 import { openDatabase } from '../src/db/database.ts';
-import { postgresDatabaseUrl, postgresServer } from '../test/databases.ts';
-import { freePort, nginxBin, sleep, startApi, startNginx, stopAll } from './topology.ts';
-
-// --- the SMTP sink: every message it receives, by Message-ID
-const received: { messageId: string; to: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    stream.on('end', () => {
-      const messageId = /^Message-ID: (.+)$/im.exec(raw)?.[1]?.trim() ?? '';
-      // A slow mail server, so that a worker is mid-batch when its instance is killed.
-      setTimeout(() => {
-        received.push({ messageId, to: session.envelope.rcptTo[0]?.address ?? '' });
-        callback();
-      }, 30);
-    });
-  },
-});
+import { countRows } from '../test/app.ts';
+import { freePort, postgresDatabaseUrl, postgresServer } from '../test/databases.ts';
+import { startSmtpSink } from '../test/smtp-sink.ts';
+import { nginxBin, sleep, startApi, startNginx, stopAll } from './topology.ts';
 
 type Figures = {
   check: string;
@@ -45,15 +27,16 @@ async function main() {
   if (!postgres) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
   const databaseUrl = await postgresDatabaseUrl(postgres.url);
   const db = openDatabase({ databaseUrl, dataDir: '' });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+  // A slow mail server, so that a worker is mid-batch when its instance is killed.
+  const smtp = await startSmtpSink({ delayMs: 30 });
+  const { received } = smtp;
   const [apiA, apiB] = [await freePort(), await freePort()];
 
   try {
     // --- two instances start at once on an empty database
     const env = {
       DATABASE_URL: databaseUrl,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       OUTBOX_INTERVAL_MS: '200',
       OUTBOX_LEASE_MS: '3000',
       // nginx is one hop; the load generator plays the clients' own proxy, so that it can be many addresses.
@@ -109,24 +92,6 @@ async function main() {
       );
       return results;
     }
-    const rowCount = async () =>
-      Number(
-        (
-          await db
-            .selectFrom('deletion_requests')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const outboxCount = async () =>
-      Number(
-        (
-          await db
-            .selectFrom('email_outbox')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     /** Waits until every queued email is sent, then counts what the sink got: received, distinct, duplicates. */
     async function mailSettles() {
       const deadline = Date.now() + 60_000;
@@ -138,7 +103,7 @@ async function main() {
       await sleep(500);
       const distinct = new Set(received.map((message) => message.messageId)).size;
       return {
-        queued: await outboxCount(),
+        queued: await countRows(db, 'email_outbox'),
         received: received.length,
         distinct,
         duplicates: received.length - distinct,
@@ -157,7 +122,7 @@ async function main() {
       ...Array.from({ length: 50 }, () => ({ name: 'Bad', email: 'not an address', reason: 'r' })),
     ].sort(() => Math.random() - 0.5);
     const statuses = await concurrently(bodies.map((body) => () => submit(body)));
-    const rows = await rowCount();
+    const rows = await countRows(db);
     const openPerAddress = await db
       .selectFrom('deletion_requests')
       .select(['email', (eb) => eb.fn.countAll().as('n')])
@@ -241,7 +206,7 @@ async function main() {
     });
   } finally {
     await stopAll();
-    smtp.close();
+    await smtp.close();
     await db.destroy();
     postgres.stop();
   }

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../test/databases.ts';
+
+export { freePort };
 
 /**
  * The pieces of the tested deployment on 127.0.0.1, for `pnpm test:cluster` and `pnpm bench`: API instances as
@@ -11,17 +13,6 @@ import { join } from 'node:path';
 
 const apiDir = new URL('..', import.meta.url).pathname;
 export const nginxBin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

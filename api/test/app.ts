@@ -35,9 +35,10 @@ export async function testApi(
 
 export const validBody = { name: 'Ann Lee', email: 'Ann@Example.com', reason: 'I no longer use the app.' };
 
-export async function countRows(db: Db): Promise<number> {
+/** Rows stored in `table` (deletion requests unless said). */
+export async function countRows(db: Db, table: 'deletion_requests' | 'email_outbox' = 'deletion_requests') {
   const row = await db
-    .selectFrom('deletion_requests')
+    .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirst();
   return Number(row?.n ?? 0);

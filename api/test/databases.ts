@@ -20,7 +20,8 @@ function postgresBin(): string | undefined {
   return bin && existsSync(join(bin, 'initdb')) ? bin : undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {

@@ -1,38 +1,22 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { emailedToken } from '../../test/inbox.ts';
+import { startSmtpSink, type ReceivedEmail } from '../../test/smtp-sink.ts';
 import { createTransport, deliverDueEmails, maxAttempts, retryDelayMs, type MailTransport } from './outbox.ts';
 
-const received: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-      callback();
-    });
-  },
-});
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let received: ReceivedEmail[] = [];
 let smtpPort = 0;
 
-beforeAll(
-  () =>
-    new Promise<void>((resolve) =>
-      smtp.listen(0, '127.0.0.1', () => {
-        smtpPort = (smtp.server.address() as { port: number }).port;
-        resolve();
-      }),
-    ),
-);
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  ({ received, port: smtpPort } = sink);
+});
+afterAll(() => sink.close());
 
 async function queuedRequest(): Promise<{ db: Db; dataDir: string; reference: string }> {
   const { db, dataDir } = await sqliteDatabase();

@@ -1,0 +1,37 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedEmail {
+  /** Envelope recipients. */
+  to: string[];
+  raw: string;
+  messageId: string;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 that keeps every message it receives, in order. `delayMs` makes it a slow mail
+ * server: each message is acknowledged that much later.
+ */
+export async function startSmtpSink({ delayMs = 0 } = {}) {
+  const received: ReceivedEmail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        const messageId = /^Message-ID: (.+)$/im.exec(raw)?.[1]?.trim() ?? '';
+        setTimeout(() => {
+          received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw, messageId });
+          callback();
+        }, delayMs);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as { port: number }).port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
