@@ -330,11 +330,12 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
             .set({ status: 'verified', verified_at: at.toISOString(), updated_at: at.toISOString() })
             .where('reference', '=', check.reference)
             .where('status', '=', 'received')
+            .returningAll()
             .executeTakeFirst();
-          if (Number(verified.numUpdatedRows) !== 1) throw new StatusChanged();
+          if (!verified) throw new StatusChanged();
           const event = { reference: check.reference, from: 'received', to: 'verified' } as const;
           await audit(trx, { ...event, note: 'confirmed from the emailed link', actor: 'email owner' }, at);
-          await announce(trx, 'verified', await current(trx, check.reference), at);
+          await announce(trx, 'verified', verified, at);
           return check;
         })
         .catch((error: unknown) => {
