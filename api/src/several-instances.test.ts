@@ -65,6 +65,33 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     await db.destroy();
   });
 
+  it('send each email once when a slow mail server makes a batch outlast the lease', async () => {
+    const db = await open();
+    const requests = deletionRequests(db);
+    for (let index = 0; index < 12; index++) {
+      await requests.submit({ name: 'A', email: `slow-${index}@example.com`, reason: 'r' });
+    }
+    const sent: number[] = [];
+    const slow: MailTransport = {
+      describe: 'slow',
+      send: async ({ id }) => {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        sent.push(id);
+      },
+    };
+    // A 300 ms lease and 60 ms a message: a batch of 12 takes twice the lease.
+    const worker = async () => {
+      const until = Date.now() + 10_000;
+      while (sent.length < 12 && Date.now() < until) {
+        await deliverDueEmails(db, slow, 'x@giftwell.example', new Date(), 300);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    expect(sent.sort((a, b) => a - b)).toEqual([...new Set(sent)]);
+    expect(sent).toHaveLength(12);
+    await db.destroy();
+  });
+
   it('leave the emails a dead worker claimed to another once its lease lapses', async () => {
     const db = await open();
     await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });

@@ -33,6 +33,28 @@ export async function claimDue<Q extends Queue>(
 }
 
 /**
+ * The claimed rows, one at a time, for as long as the claim safely holds: once half the lease has passed, the rest
+ * are released for any worker to take at once. No row is sent after its lease could have lapsed and another
+ * worker taken it (a slow mail server made a batch outlast a short lease, and two instances sent the same email).
+ */
+export async function* whileClaimed<T extends { id: number }>(
+  db: Db,
+  queue: Queue,
+  rows: T[],
+  leaseMs: number,
+): AsyncGenerator<T> {
+  const safeUntil = Date.now() + leaseMs / 2;
+  for (const [index, row] of rows.entries()) {
+    if (Date.now() > safeUntil) {
+      const rest = rows.slice(index).map((left) => left.id);
+      await sql`update ${sql.table(queue)} set claimed_until = null where id in (${sql.join(rest)})`.execute(db);
+      return;
+    }
+    yield row;
+  }
+}
+
+/**
  * Takes the named lease for `holder` until `now + forMs` if nobody holds it: true for the one instance that got
  * it. The hourly purge runs where this says so, once an hour across all instances.
  */

@@ -4,7 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { claimDue } from '../db/claims.ts';
+import { claimDue, whileClaimed } from '../db/claims.ts';
 import { withoutSecrets } from './secrets.ts';
 
 export interface OutgoingEmail {
@@ -125,7 +125,7 @@ export async function deliverDueEmails(
 ) {
   const due = await claimDue(db, 'email_outbox', { now, leaseMs, limit: 20 });
   let sent = 0;
-  for (const email of due) {
+  for await (const email of whileClaimed(db, 'email_outbox', due, leaseMs)) {
     try {
       const { id, to_address: to, subject, body_text: text } = email;
       await transport.send({ from, to, subject, text, id, messageId: messageIdOf(email, from) });

@@ -1,6 +1,6 @@
 import { signatureFor, signatureHeader } from '@gift/contracts/webhooks';
 import type { Db } from '../db/database.ts';
-import { claimDue } from '../db/claims.ts';
+import { claimDue, whileClaimed } from '../db/claims.ts';
 import { retryDelayMs } from '../mail/outbox.ts';
 
 export interface WebhookTarget {
@@ -38,9 +38,10 @@ async function post(target: WebhookTarget, eventId: string, body: string, now: D
 /** Sends the events that are due, oldest first; failures wait longer each time. Never throws. */
 export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = new Date()) {
   // Claimed so that no other instance sends them too, for longer than a batch of timed-out tries can take.
-  const due = await claimDue(db, 'webhook_deliveries', { now, leaseMs: 20 * target.timeoutMs + 60_000, limit: 20 });
+  const leaseMs = 20 * target.timeoutMs + 60_000;
+  const due = await claimDue(db, 'webhook_deliveries', { now, leaseMs, limit: 20 });
   let delivered = 0;
-  for (const delivery of due) {
+  for await (const delivery of whileClaimed(db, 'webhook_deliveries', due, leaseMs)) {
     const attempts = delivery.attempts + 1;
     let status: number | null = null;
     let error: string | null = null;
