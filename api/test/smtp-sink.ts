@@ -28,6 +28,9 @@ export async function startSmtpSink({ delayMs = 0 } = {}) {
       });
     },
   });
+  // A client that dies mid-conversation (an instance killed by a test) resets its connection: expected, not fatal.
+  // What it costs shows in the checks: a message that never arrives.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as { port: number }).port,
