@@ -82,7 +82,7 @@ export async function changeManifest(
       if (route.request().resourceType() !== 'document') return route.fallback();
       const response = await route.fetch();
       const html = (await response.text()).replace(
-        /(<script type="application\/json" id="remotes-manifest">)([^<]*)(<\/script>)/,
+        /(<script type="application\/json" id="remotes-manifest"[^>]*>)([^<]*)(<\/script>)/,
         (_all, open: string, json: string, close: string) => `${open}${changed(JSON.parse(json))}${close}`,
       );
       await route.fulfill({ response, body: html });

@@ -23,9 +23,15 @@ export const manifestPath = '/remotes.json';
 /** Id of the element in which the server sends the manifest with each page, as JSON. */
 export const manifestElementId = 'remotes-manifest';
 
-/** The manifest as an element of a page's head; `<` is escaped so that no value can end the element early. */
-export const manifestElement = (manifest: RemotesManifest) =>
-  `<script type="application/json" id="${manifestElementId}">${JSON.stringify(manifest).replace(/</g, '\\u003c')}</script>`;
+/**
+ * The manifest as an element of a page's head, with the origins besides the page's own that remote code may come
+ * from (the server's setting, which its Content-Security-Policy allows too); `<` is escaped so that no value can end
+ * the element early.
+ */
+export const manifestElement = (manifest: RemotesManifest, remoteOrigins: string[] = []) =>
+  `<script type="application/json" id="${manifestElementId}" data-remote-origins="${remoteOrigins
+    .join(' ')
+    .replace(/[^\w:/.\-[\] ]/g, '')}">${JSON.stringify(manifest).replace(/</g, '\\u003c')}</script>`;
 
 export type RemotesManifest = Partial<Record<RemoteName, string>>;
 

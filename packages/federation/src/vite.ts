@@ -119,7 +119,7 @@ renderStandalone(${JSON.stringify(name)}, import.meta.glob('/src/pages/*.tsx', {
  * The server-side build of the same pages (`vite build --ssr`), for prerendering. Packages that ship CSS or
  * are CommonJS with a default export are bundled; React, the router and the rest stay shared from node_modules.
  */
-function ssrConfig(input: Record<string, string>, base: string): UserConfig {
+function ssrConfig(input: Record<string, string>, base: string, outDir = ssrOutDir): UserConfig {
   return {
     base,
     plugins: [react()],
@@ -128,7 +128,7 @@ function ssrConfig(input: Record<string, string>, base: string): UserConfig {
     ssr: { noExternal: [/^@gift\//, 'react-slick', 'slick-carousel'], external: ['react-router'] },
     build: {
       ssr: true,
-      outDir: ssrOutDir,
+      outDir,
       emptyOutDir: true,
       copyPublicDir: false,
       assetsInlineLimit: 0,
@@ -138,12 +138,16 @@ function ssrConfig(input: Record<string, string>, base: string): UserConfig {
   };
 }
 
-/** Vite config of a remote: exposes page modules, builds relative to wherever it is served. */
+/**
+ * Vite config of a remote: exposes page modules, builds relative to wherever it is served. Its build goes to `dist`,
+ * or, for `pnpm release`, to the folder the release assembles a new version in (RELEASE_OUT_DIR).
+ */
 export function remoteConfig(name: RemoteName, exposes: Record<string, string>) {
+  const releaseOutDir = process.env.RELEASE_OUT_DIR;
   return ({ isSsrBuild, command }: ConfigEnv): UserConfig => {
     if (isSsrBuild) {
       const input = Object.fromEntries(Object.entries(exposes).map(([key, file]) => [key.replace(/^\.\//, ''), file]));
-      return ssrConfig(input, remoteServedAt(name));
+      return ssrConfig(input, remoteServedAt(name), releaseOutDir && join(releaseOutDir, 'ssr'));
     }
     return {
       base: './',
@@ -174,6 +178,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
       optimizeDeps: { entries: ['src/pages/*.tsx'] },
       // Images stay files the browser fetches and caches, not text inside the page's JavaScript.
       build: {
+        ...(releaseOutDir ? { outDir: releaseOutDir, emptyOutDir: true } : {}),
         target: 'es2022',
         cssCodeSplit: true,
         assetsInlineLimit: 0,

@@ -55,6 +55,16 @@ export const localManifest = (root: string) => manifestOf(builtRemotes(root));
 /** Build outputs that are never served: the server-side bundles used for prerendering. */
 const notServed = (pathName: string) => !/(^|\/)ssr\//.test(pathName);
 
+/** How build files are served, here and by the remotes' static host: cache headers, no server bundles, Brotli. */
+export const staticOptions = {
+  index: false,
+  cacheControl: false,
+  setHeaders: setCacheHeaders,
+  allowedPath: notServed,
+  // The builds write a Brotli copy of each text file (`file.js.br`); it is sent as is.
+  preCompressed: true,
+} as const;
+
 /**
  * Serves the builds: the shell's at `/`, each remote's under `/remotes/` (from `remotesDir` when deployed there),
  * and the manifest, read on every request from `manifestFile` or made from the workspace's builds. Returns the
@@ -64,14 +74,6 @@ export async function serveBuilds(
   app: FastifyInstance,
   { root, remotesDir, manifestFile }: { root: string; remotesDir?: string; manifestFile?: string },
 ): Promise<() => Promise<RemotesManifest>> {
-  const staticOptions = {
-    index: false,
-    cacheControl: false,
-    setHeaders: setCacheHeaders,
-    allowedPath: notServed,
-    // The builds write a Brotli copy of each text file (`file.js.br`); it is sent as is.
-    preCompressed: true,
-  } as const;
   await app.register(fastifyStatic, { ...staticOptions, root: join(root, 'shell', 'dist'), prefix: '/' });
 
   const local = builtRemotes(root);

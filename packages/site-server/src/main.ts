@@ -22,6 +22,7 @@ const app = await createSiteServer({
   logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
   trustProxy: config.trustProxy,
   remoteOrigins: list(process.env.REMOTE_ORIGINS),
+  remotesBaseUrl: process.env.REMOTES_BASE_URL,
   api: { db, config },
   siteUrl: process.env.PUBLIC_SITE_URL,
   siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,

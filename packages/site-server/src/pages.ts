@@ -5,6 +5,7 @@ import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type 
 import { manifestElement, type RemotesManifest } from '@gift/federation';
 import { clearOutcome, readOutcome } from 'api';
 import { cachedRead, revalidate } from './builds.ts';
+import { onDemandPages } from './on-demand-pages.ts';
 import {
   createPageRenderer,
   notFoundKey,
@@ -16,16 +17,20 @@ import {
 
 /**
  * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
- * on request for addresses that vary or a native form post's outcome, otherwise the shell's HTML; 301 for another
- * spelling of a page's address, 404 for no page.
+ * on request for addresses that vary, a native form post's outcome or a remote released since the prerender,
+ * otherwise the shell's HTML; 301 for another spelling of a page's address, 404 for no page.
  */
 export function pageSender({
   root,
   remotesDir,
+  remotesBaseUrl,
+  remoteOrigins,
   readManifest,
 }: {
   root: string;
   remotesDir?: string;
+  remotesBaseUrl?: string;
+  remoteOrigins: string[];
   readManifest: () => Promise<RemotesManifest>;
 }) {
   const indexPath = join(root, 'shell', 'dist', 'index.html');
@@ -52,10 +57,11 @@ export function pageSender({
     if (!existsSync(shellBuild)) return undefined;
     const version = statSync(shellBuild).mtimeMs + statSync(indexPath).mtimeMs;
     if (renderer?.version !== version) {
-      renderer = { version, made: createPageRenderer({ root, remotesDir }) };
+      renderer = { version, made: createPageRenderer({ root, remotesDir, remotesBaseUrl }) };
     }
-    return renderer.made;
+    return renderer;
   };
+  const renderedLive = onDemandPages();
   const renderOnRequest = async (
     route: PageRoute,
     path: string,
@@ -64,7 +70,7 @@ export function pageSender({
     actionData?: unknown,
   ) => {
     try {
-      const made = await pageRenderer();
+      const made = await pageRenderer()?.made;
       return (await made?.renderPage(route, path, manifest, actionData))?.document;
     } catch (error) {
       // The browser can still render the page: a server-side failure must never cost the visitor the page.
@@ -75,8 +81,8 @@ export function pageSender({
 
   /**
    * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
-   * page rendered now for addresses that vary, or with the outcome of a native form post; otherwise the shell's
-   * HTML, whose router renders it in the browser.
+   * page rendered now for addresses that vary, or with the outcome of a native form post; a page rendered (once)
+   * with the live build of its remote; otherwise the shell's HTML, whose router renders it in the browser.
    */
   const pageHtml = async (
     key: string,
@@ -93,6 +99,14 @@ export function pageSender({
     if (page && (!page.remote || manifest[page.remote] === page.entry)) return prerenderedHtml(page.file);
     if (route && !route.prerender) {
       const rendered = await renderOnRequest(route, key, request, manifest);
+      if (rendered) return rendered;
+    }
+    // The manifest names a build of the page's remote that was released after the prerender: the page is rendered
+    // with it now, once, and kept for the next visitors until the remote or the shell changes again.
+    const entry = route && manifest[route.remote];
+    if (route && entry) {
+      const build = `${entry} ${pageRenderer()?.version}`;
+      const rendered = await renderedLive(key, build, () => renderOnRequest(route, key, request, manifest));
       if (rendered) return rendered;
     }
     // Rendered in the browser: the head still names the page for search engines and link previews.
@@ -121,7 +135,7 @@ export function pageSender({
     const manifest = await readManifest();
     const html = (await pageHtml(key, match?.route, request, manifest, formOutcome))
       .replaceAll(siteUrlPlaceholder, origin)
-      .replace('</head>', `${manifestElement(manifest)}</head>`);
+      .replace('</head>', `${manifestElement(manifest, remoteOrigins)}</head>`);
     return (
       reply
         .code(found ? 200 : 404)

@@ -10,7 +10,12 @@ const manifest: RemotesManifest = process.env.REMOTES_MANIFEST
   ? JSON.parse(readFileSync(process.env.REMOTES_MANIFEST, 'utf8'))
   : localManifest(root);
 const started = performance.now();
-const { index, skipped } = await prerenderSite({ root, manifest, remotesDir: process.env.REMOTES_DIR });
+const { index, skipped } = await prerenderSite({
+  root,
+  manifest,
+  remotesDir: process.env.REMOTES_DIR,
+  remotesBaseUrl: process.env.REMOTES_BASE_URL,
+});
 console.log(
   `Prerendered ${Object.keys(index).length} pages in ${Math.round(performance.now() - started)} ms` +
     (skipped.length ? `; left to the browser (remote not deployed here): ${skipped.join(', ')}` : ''),

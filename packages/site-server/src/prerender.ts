@@ -55,13 +55,26 @@ export const prerenderedRoutes = pageRoutes.filter((route) => route.prerender);
 
 export const notFoundKey = '404';
 
-/** The folder a remote's entry URL is served from, on disk: a local build, or a deploy under REMOTES_DIR. */
-export function remoteFolderOnDisk(root: string, remote: RemoteName, entry: string, remotesDir?: string) {
+/** Where deployed remotes are served when the site serves them itself; a CDN's address otherwise (REMOTES_BASE_URL). */
+export const defaultRemotesBaseUrl = '/remotes/';
+
+/**
+ * The folder a remote's entry URL is served from, on disk: a local build, or a deploy under REMOTES_DIR, which is
+ * served at `remotesBaseUrl` (by this server, or by a CDN that publishes the same folder).
+ */
+export function remoteFolderOnDisk(
+  root: string,
+  remote: RemoteName,
+  entry: string,
+  remotesDir?: string,
+  remotesBaseUrl = defaultRemotesBaseUrl,
+) {
   const path = entry.split('?')[0]!;
-  if (!path.startsWith('/remotes/') || !path.endsWith(`/${remoteEntryFile}`)) return undefined;
-  const relative = path.slice('/remotes/'.length, -remoteEntryFile.length);
-  if (relative.split('/').includes('..')) return undefined;
-  if (remotesDir) return join(remotesDir, relative);
+  if (remotesDir) {
+    if (!path.startsWith(remotesBaseUrl) || !path.endsWith(`/${remoteEntryFile}`)) return undefined;
+    const relative = path.slice(remotesBaseUrl.length, -remoteEntryFile.length);
+    return relative.split('/').includes('..') ? undefined : join(remotesDir, relative);
+  }
   return path === `${remoteServedAt(remote)}${remoteEntryFile}`
     ? join(root, remotes[remote].folder, 'dist')
     : undefined;
@@ -124,8 +137,8 @@ export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>):
  * every script the page runs at start (the shell's, the remote's entry, the page's chunks) to the start script,
  * which requests them all at once after the first paint, in parallel and without a chain.
  */
-export async function createPageRenderer(options: { root: string; remotesDir?: string }) {
-  const { root, remotesDir } = options;
+export async function createPageRenderer(options: { root: string; remotesDir?: string; remotesBaseUrl?: string }) {
+  const { root, remotesDir, remotesBaseUrl } = options;
   resolveSharedModules();
   const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
   const shell = (await importFresh(shellServerBuild(root))) as ShellServerBuild;
@@ -164,7 +177,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
    */
   async function renderPage(route: PageRoute, path: string, manifest: RemotesManifest, actionData?: unknown) {
     const entry = manifest[route.remote];
-    const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir);
+    const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir, remotesBaseUrl);
     const serverModule = folder && join(folder, 'ssr', `${route.module.replace(/^\.\//, '')}.js`);
     if (!entry || !folder || !serverModule || !existsSync(serverModule)) return undefined;
     const { default: Page } = (await importFresh(serverModule)) as { default: ComponentType };
@@ -222,7 +235,12 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
  * Pages whose remote is missing are left to the browser. Runs after a build and again whenever the manifest
  * points a remote elsewhere.
  */
-export async function prerenderSite(options: { root: string; manifest: RemotesManifest; remotesDir?: string }) {
+export async function prerenderSite(options: {
+  root: string;
+  manifest: RemotesManifest;
+  remotesDir?: string;
+  remotesBaseUrl?: string;
+}) {
   const { root, manifest } = options;
   const renderer = await createPageRenderer(options);
   const outDir = prerenderedDir(root);

@@ -25,8 +25,10 @@ export interface SiteServerOptions {
   api?: { db: Db; config: ApiConfig };
   /** X-Forwarded-* hops to believe: a number of proxies in front, or their addresses (see the API's config). */
   trustProxy?: false | number | string;
-  /** Origins remotes may be loaded from besides this one (a CDN); the CSP allows exactly these. */
+  /** Origins remotes may be loaded from besides this one (a CDN); the CSP and the shell allow exactly these. */
   remoteOrigins?: string[];
+  /** The URL `remotesDir` is published at, when a CDN serves it (`https://cdn.example/remotes/`); `/remotes/` here. */
+  remotesBaseUrl?: string;
   /** Longest a client may take to send a whole request; the API's setting when the API is mounted. */
   requestTimeoutMs?: number;
   /** Public origin of the site (canonical URLs, sitemap). Required in production; see `siteHosts` otherwise. */
@@ -63,7 +65,13 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
 
   const readManifest = await serveBuilds(app, options);
   const { withOrigin } = siteOrigins(options);
-  const sendPage = pageSender({ root: options.root, remotesDir: options.remotesDir, readManifest });
+  const sendPage = pageSender({
+    root: options.root,
+    remotesDir: options.remotesDir,
+    remotesBaseUrl: options.remotesBaseUrl,
+    remoteOrigins: options.remoteOrigins ?? [],
+    readManifest,
+  });
   serveSeoFiles(app, withOrigin);
 
   app.get(

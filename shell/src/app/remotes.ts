@@ -16,12 +16,12 @@ const devOrigins = import.meta.env.DEV
   ? Object.values(remotes).map((remote) => `http://localhost:${remote.devPort}`)
   : [];
 
-/** Where remote code may come from: this origin, and the origins the build was configured with. */
-export function isAllowedEntry(entry: string, origin = window.location.origin): boolean {
-  const configured = [
-    ...(import.meta.env.VITE_REMOTE_ORIGINS ?? '').split(',').map((item: string) => item.trim()),
-    ...devOrigins,
-  ];
+/** The origins besides its own that the server said remote code may come from (REMOTE_ORIGINS), read with the manifest. */
+let remoteOrigins: string[] = [];
+
+/** Where remote code may come from: this origin, and the origins the server allows (its CSP allows the same). */
+export function isAllowedEntry(entry: string, origin = window.location.origin, allowed = remoteOrigins): boolean {
+  const configured = [...allowed, ...devOrigins];
   try {
     const url = new URL(entry, origin);
     return (
@@ -81,6 +81,7 @@ function manifestInPage(): RemotesManifest | undefined {
   const element = document.getElementById(manifestElementId);
   if (!element?.textContent) return undefined;
   element.remove();
+  remoteOrigins = (element.dataset.remoteOrigins ?? '').split(' ').filter(Boolean);
   try {
     return toManifest(JSON.parse(element.textContent));
   } catch {

@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { remotes } from '@gift/federation';
+import { expect, test } from './support.ts';
+
+/**
+ * A deployment of its own, as a team ships it: the remotes published with `pnpm release` to a folder that a second
+ * origin serves (a CDN), the site server reading the manifest that the releases switch. Nothing is prerendered for
+ * these builds: every page catches up by itself.
+ */
+const siteServerDir = fileURLToPath(new URL('../../packages/site-server/', import.meta.url));
+const sitePort = 4321;
+const cdnPort = 4322;
+const site = `http://127.0.0.1:${sitePort}`;
+const cdn = `http://127.0.0.1:${cdnPort}`;
+let deployDir = '';
+let env: NodeJS.ProcessEnv = {};
+
+/** `pnpm release`, `pnpm rollback`: what a team runs; resolves with what it printed. */
+async function releaseCommand(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/release-cli.ts', ...args], {
+    cwd: siteServerDir,
+    env: { ...env, ...extraEnv },
+  });
+  let printed = '';
+  child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect(code, `${args.join(' ')}: ${printed}`).toBe(0);
+  return printed;
+}
+
+const servers: ChildProcess[] = [];
+async function serve(script: string, serverEnv: NodeJS.ProcessEnv, url: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: siteServerDir,
+    env: { ...env, ...serverEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  servers.push(child);
+  // Any answer will do: the server is up.
+  await expect
+    .poll(
+      () =>
+        fetch(url).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
+    .not.toBe(0);
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  deployDir = mkdtempSync(join(tmpdir(), 'release-journey-'));
+  env = {
+    ...process.env,
+    REMOTES_DIR: join(deployDir, 'remotes'),
+    REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
+    REMOTES_BASE_URL: `${cdn}/`,
+  };
+  for (const { folder } of Object.values(remotes)) await releaseCommand(['release', folder, '--prebuilt']);
+  await serve('src/remotes-host-main.ts', { PORT: String(cdnPort), SITE_ORIGINS: site }, cdn);
+  await serve(
+    'src/main.ts',
+    {
+      PORT: String(sitePort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(deployDir, 'data'),
+      PUBLIC_SITE_URL: site,
+      REMOTE_ORIGINS: cdn,
+    },
+    `${site}/remotes.json`,
+  );
+});
+
+test.afterAll(() => {
+  for (const child of servers) child.kill('SIGTERM');
+  rmSync(deployDir, { recursive: true, force: true });
+});
+
+/** The HTML the server sends for a page, before any script runs. */
+async function servedHtml(path: string) {
+  return (await fetch(`${site}${path}`)).text();
+}
+
+test('remotes served from a second origin: CORS and the CSP allow exactly the configured origins', async ({
+  page,
+  consoleErrors,
+}) => {
+  const fromCdn: string[] = [];
+  page.on('request', (request) => request.url().startsWith(cdn) && fromCdn.push(request.url()));
+  const csp: string[] = [];
+  page.on('console', (message) => message.text().includes('Content Security Policy') && csp.push(message.text()));
+  const response = await page.goto(`${site}/business`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+  expect(fromCdn.some((url) => url.includes('/business/'))).toBe(true);
+  expect(fromCdn.some((url) => url.includes('/legal/'))).toBe(true);
+  expect(csp).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+
+  const policy = response!.headers()['content-security-policy']!;
+  expect(policy).toContain(`script-src 'self'`);
+  expect(policy.match(/script-src [^;]*/)![0]).toContain(cdn);
+  expect(policy).not.toContain('127.0.0.1:4310');
+  const entry = JSON.parse(await (await fetch(`${site}/remotes.json`)).text()).vendor as string;
+  const cors = async (origin: string) =>
+    (await fetch(entry, { headers: { origin } })).headers.get('access-control-allow-origin');
+  expect(await cors(site)).toBe(site);
+  expect(await cors('https://elsewhere.example')).toBeNull();
+});
+
+test('a released remote is live at the next load, prerendered by the server; an open tab keeps working; rollback restores it', async ({
+  page,
+  context,
+  consoleErrors,
+}) => {
+  test.setTimeout(240_000);
+  const before = await servedHtml('/vendor');
+  expect(before).toMatch(/aria-label="Giftwell home"/);
+  await page.goto(`${site}/vendor`);
+  await expect(page.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+
+  // A real build of the vendor remote whose copy differs (its brand), released without touching the shell or server.
+  const printed = await releaseCommand(['release', 'vendor'], { VITE_BRAND_NAME: 'Giftwell Next' });
+  expect(printed).toMatch(/^vendor: \S+ -> \S+$/m);
+
+  // The HTML the server sends now is the new build's, before any script runs, and names that build.
+  const entry = JSON.parse(await servedHtml('/remotes.json')).vendor as string;
+  const [after, again] = await Promise.all([servedHtml('/vendor'), servedHtml('/vendor')]);
+  expect(after).toContain('aria-label="Giftwell Next home"');
+  expect(after).toContain(`data-remote-entry="${entry}"`);
+  expect(again).toBe(after);
+
+  // The tab that was open keeps working on the build it started with: its chunks are still served.
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+  // Its next full navigation gets the new build, and hydrates it without a mismatch.
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Giftwell Next home' }).first()).toBeVisible();
+  const fresh = await context.newPage();
+  await fresh.goto(`${site}/vendor`);
+  await expect(fresh.getByRole('link', { name: 'Giftwell Next home' }).first()).toBeVisible();
+
+  await releaseCommand(['rollback', 'vendor']);
+  expect(await servedHtml('/vendor')).toContain('aria-label="Giftwell home"');
+  await fresh.reload();
+  await expect(fresh.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});

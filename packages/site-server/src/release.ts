@@ -1,0 +1,256 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { remoteEntryFile, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { defaultRemotesBaseUrl } from './prerender.ts';
+
+/** A refusal the release commands explain to the operator; anything else is a bug. */
+export class ReleaseError extends Error {}
+
+export interface ReleaseSettings {
+  /** Workspace root, where each remote's folder and build are. */
+  root: string;
+  /** The folder of deployed builds: `<remote folder>/<version>/` (REMOTES_DIR, as the site server reads it). */
+  remotesDir: string;
+  /** The manifest the site server reads on every request (REMOTES_MANIFEST). */
+  manifestFile: string;
+  /** Where `remotesDir` is published: `/remotes/` when the site serves it, a CDN's URL otherwise. */
+  remotesBaseUrl?: string;
+}
+
+/** A remote by its federation name or its folder (`share_location` or `share-location`). */
+export function remoteNamed(name: string | undefined): RemoteName {
+  const found = remoteNames.find((remote) => remote === name || remotes[remote].folder === name);
+  if (!found) {
+    const known = remoteNames.map((remote) => remotes[remote].folder).join(', ');
+    throw new ReleaseError(
+      name ? `There is no remote called "${name}". The remotes: ${known}.` : `Name a remote: ${known}.`,
+    );
+  }
+  return found;
+}
+
+const entryUrl = (settings: ReleaseSettings, remote: RemoteName, version: string) =>
+  `${settings.remotesBaseUrl ?? defaultRemotesBaseUrl}${remotes[remote].folder}/${version}/${remoteEntryFile}`;
+
+const versionsDir = (settings: ReleaseSettings, remote: RemoteName) =>
+  join(settings.remotesDir, remotes[remote].folder);
+
+/** The versions of a remote published so far, oldest first (a version's name starts with its time). */
+export function versionsOf(settings: ReleaseSettings, remote: RemoteName): string[] {
+  const dir = versionsDir(settings, remote);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+export function readManifestFile(manifestFile: string): RemotesManifest {
+  if (!existsSync(manifestFile)) return {};
+  try {
+    return JSON.parse(readFileSync(manifestFile, 'utf8')) as RemotesManifest;
+  } catch (error) {
+    throw new ReleaseError(
+      `The manifest ${manifestFile} is not valid JSON (${(error as Error).message}); nothing was changed.`,
+    );
+  }
+}
+
+/** The version the manifest names for a remote now, if it is one of the published ones. */
+export function liveVersion(settings: ReleaseSettings, remote: RemoteName): string | undefined {
+  const entry = readManifestFile(settings.manifestFile)[remote];
+  return versionsOf(settings, remote).find((version) => entry === entryUrl(settings, remote, version));
+}
+
+/**
+ * Changes the manifest under a lock, so that two commands at once never lose each other's change, and replaces the
+ * file in one rename, so that a reader sees the old manifest or the new one, never half of one.
+ */
+export async function switchManifest(
+  manifestFile: string,
+  change: (manifest: RemotesManifest) => RemotesManifest,
+): Promise<{ before: RemotesManifest; after: RemotesManifest }> {
+  const unlock = await lockfile.lock(manifestFile, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 50, minTimeout: 20, maxTimeout: 200 },
+  });
+  try {
+    const before = readManifestFile(manifestFile);
+    const after = change({ ...before });
+    await writeFileAtomic(manifestFile, `${JSON.stringify(after, null, 2)}\n`, { fsync: true });
+    return { before, after };
+  } finally {
+    await unlock();
+  }
+}
+
+/** Files of a build by their path, with a fingerprint of their content. */
+function filesOf(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  if (!existsSync(dir)) return files;
+  for (const path of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const full = join(dir, path);
+    if (statSync(full).isFile()) files.set(path, createHash('sha256').update(readFileSync(full)).digest('hex'));
+  }
+  return files;
+}
+
+/** How two builds differ, in a line: files new, changed, gone and the same. */
+export function comparedBuilds(oldDir: string | undefined, newDir: string): string {
+  const before = oldDir ? filesOf(oldDir) : new Map<string, string>();
+  const after = filesOf(newDir);
+  let added = 0;
+  let changed = 0;
+  let same = 0;
+  for (const [path, hash] of after) {
+    const earlier = before.get(path);
+    if (earlier === undefined) added += 1;
+    else if (earlier === hash) same += 1;
+    else changed += 1;
+  }
+  const gone = [...before.keys()].filter((path) => !after.has(path)).length;
+  return `${after.size} files: ${added} new, ${changed} changed, ${gone} gone, ${same} the same`;
+}
+
+/**
+ * Builds a remote alone, with its own package's `build` script, into `outDir` rather than its `dist` (so a release
+ * never disturbs the workspace's build); throws when the build fails.
+ */
+export function buildRemote(root: string, remote: RemoteName, outDir: string) {
+  const folder = remotes[remote].folder;
+  const result = spawnSync('npm', ['run', '--silent', 'build'], {
+    cwd: join(root, folder),
+    stdio: 'inherit',
+    env: { ...process.env, RELEASE_OUT_DIR: outDir },
+  });
+  if (result.status !== 0) {
+    throw new ReleaseError(
+      `The ${folder} build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}): nothing was published.`,
+    );
+  }
+}
+
+/**
+ * Publishes a new version of a remote: built afresh (or, `prebuilt`, copied from its `dist`) into a hidden folder,
+ * then renamed into place in one step. A version folder is never written again; one that exists is refused.
+ */
+export function publishBuild(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  { prebuilt = false, now = new Date() } = {},
+) {
+  const dir = versionsDir(settings, remote);
+  mkdirSync(dir, { recursive: true });
+  const incoming = join(dir, `.incoming-${process.pid}-${now.getTime()}`);
+  try {
+    if (prebuilt) {
+      const dist = join(settings.root, remotes[remote].folder, 'dist');
+      if (!existsSync(join(dist, remoteEntryFile))) {
+        throw new ReleaseError(
+          `${relative(settings.root, dist)} holds no build (no ${remoteEntryFile}): run its build first.`,
+        );
+      }
+      cpSync(dist, incoming, { recursive: true });
+    } else {
+      buildRemote(settings.root, remote, incoming);
+    }
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '.').replace('Z', '');
+    const fingerprint = createHash('sha256')
+      .update(readFileSync(join(incoming, remoteEntryFile)))
+      .digest('hex');
+    const version = `${stamp}-${fingerprint.slice(0, 8)}`;
+    if (existsSync(join(dir, version))) {
+      throw new ReleaseError(`Version ${version} of ${remote} exists already; nothing was changed.`);
+    }
+    renameSync(incoming, join(dir, version));
+    return version;
+  } finally {
+    rmSync(incoming, { recursive: true, force: true });
+  }
+}
+
+/** Holds a remote's release lock (one release of a remote at a time) while `work` runs. */
+async function oneReleaseAtATime<T>(settings: ReleaseSettings, remote: RemoteName, work: () => Promise<T>) {
+  mkdirSync(versionsDir(settings, remote), { recursive: true });
+  const unlock = await lockfile
+    .lock(versionsDir(settings, remote), {
+      lockfilePath: join(versionsDir(settings, remote), '.release.lock'),
+      stale: 60_000,
+      update: 10_000,
+      retries: { retries: 120, minTimeout: 1000, maxTimeout: 5000, factor: 1.2 },
+      onCompromised: (error) => {
+        throw error;
+      },
+    })
+    .catch((error: unknown) => {
+      throw new ReleaseError(`Another release of ${remote} is still under way: ${(error as Error).message}`);
+    });
+  try {
+    return await work();
+  } finally {
+    await unlock();
+  }
+}
+
+export interface Switch {
+  remote: RemoteName;
+  from?: string;
+  to: string;
+  entry: string;
+  changes: string;
+  missing: string[];
+}
+
+/** Points the manifest at `version` of `remote`, and says what changed. */
+async function switchTo(settings: ReleaseSettings, remote: RemoteName, version: string): Promise<Switch> {
+  const entry = entryUrl(settings, remote, version);
+  const from = liveVersion(settings, remote);
+  const { after } = await switchManifest(settings.manifestFile, (manifest) => ({ ...manifest, [remote]: entry }));
+  const dir = versionsDir(settings, remote);
+  return {
+    remote,
+    from,
+    to: version,
+    entry,
+    changes: comparedBuilds(from && join(dir, from), join(dir, version)),
+    missing: remoteNames.filter((name) => !after[name]).map((name) => remotes[name].folder),
+  };
+}
+
+/**
+ * `pnpm release <remote>`: builds the remote alone (unless `prebuilt`), publishes the build as a new version and
+ * switches the manifest to it. One release of a remote at a time; the others wait.
+ */
+export async function release(settings: ReleaseSettings, remote: RemoteName, { prebuilt = false } = {}) {
+  return oneReleaseAtATime(settings, remote, async () => {
+    const version = publishBuild(settings, remote, { prebuilt });
+    return switchTo(settings, remote, version);
+  });
+}
+
+/** `pnpm rollback <remote> [version]`: switches the manifest back, by default to the version before the live one. */
+export async function rollback(settings: ReleaseSettings, remote: RemoteName, version?: string) {
+  return oneReleaseAtATime(settings, remote, async () => {
+    const versions = versionsOf(settings, remote);
+    const live = liveVersion(settings, remote);
+    if (version !== undefined && !versions.includes(version)) {
+      throw new ReleaseError(
+        `${remote} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
+      );
+    }
+    const target = version ?? (live ? versions[versions.indexOf(live) - 1] : versions.at(-1));
+    if (!target) throw new ReleaseError(`${remote} has no version before ${live ?? 'the live one'} to go back to.`);
+    return switchTo(settings, remote, target);
+  });
+}
+
+/** `pnpm releases <remote>`: every published version, oldest first, and which one is live. */
+export function releases(settings: ReleaseSettings, remote: RemoteName) {
+  const live = liveVersion(settings, remote);
+  return versionsOf(settings, remote).map((version) => ({ version, live: version === live }));
+}
