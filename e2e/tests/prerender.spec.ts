@@ -51,7 +51,9 @@ test.describe('prerendered pages', () => {
       const html = await (await request.get(path)).text();
       const start = html.match(/<script data-entry="([^"]+)" data-preload="([^"]+)">/);
       const listed = new Set([start?.[1], ...(start?.[2] ?? '').split(' ')]);
-      const manifest = JSON.parse(html.match(/<script type="application\/json" id="remotes-manifest"[^>]*>([^<]+)</)![1]!);
+      const manifest = JSON.parse(
+        html.match(/<script type="application\/json" id="remotes-manifest"[^>]*>([^<]+)</)![1]!,
+      );
       expect(manifest).toEqual(await (await request.get('/remotes.json')).json());
 
       const requested: string[] = [];
