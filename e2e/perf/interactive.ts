@@ -9,7 +9,7 @@ import { chromium, type Browser, type Request } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
 import { firstContentfulPaint, phonePage, untilHydrated } from '../phone.ts';
-import { startSite, waitFor } from './site.ts';
+import { startSite, timingReportOnly, waitFor } from './site.ts';
 
 const port = Number(process.env.INTERACTIVE_PORT ?? 4340);
 const base = `http://127.0.0.1:${port}`;
@@ -66,6 +66,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const misses: string[] = [];
   const goals: string[] = [];
+  const timingOver: string[] = [];
   try {
     await waitFor(`${base}/remotes.json`);
     console.log(
@@ -82,12 +83,14 @@ async function main() {
     };
     const gapOf = (loads: Load[]) => median(loads.map((one) => one.hydratedMs - one.fcpMs));
     for (const path of routes) {
-      let loads = await measure(path);
+      const loads = await measure(path);
       // As in perf.ts: a median can catch a busy moment of this shared machine (the same build's gap on a route
-      // ranges over 300 ms between runs), so a route that misses is measured again, twice at most.
-      for (let again = 0; again < 2 && gapOf(loads) > budgets.gapMs.max + budgets.gapMs.margin; again++) {
+      // ranges over 300 ms between runs), so a route that misses is measured again, twice at most, the new loads
+      // joining the earlier ones.
+      const gapMissed = () => !timingReportOnly && gapOf(loads) > budgets.gapMs.max + budgets.gapMs.margin;
+      for (let again = 0; again < 2 && gapMissed(); again++) {
         console.log(`| ${`${path} (missed, measuring again)`.padEnd(37)} | gap ${Math.round(gapOf(loads))} ms |`);
-        loads = await measure(path);
+        loads.push(...(await measure(path)));
       }
       const fcp = median(loads.map((one) => one.fcpMs));
       const hydrated = median(loads.map((one) => one.hydratedMs));
@@ -98,7 +101,9 @@ async function main() {
         `| ${path.padEnd(37)} | ${Math.round(fcp).toString().padStart(6)} | ${Math.round(hydrated).toString().padStart(11)} | ${Math.round(gap).toString().padStart(6)} | ${String(scripts).padStart(7)} | ${kib.toFixed(1).padStart(6)} |`,
       );
       if (gap > budgets.gapMs.max + budgets.gapMs.margin) {
-        misses.push(`${path}: first paint to hydrated ${Math.round(gap)} ms > ${budgets.gapMs.max} ms`);
+        (timingReportOnly ? timingOver : misses).push(
+          `${path}: first paint to hydrated ${Math.round(gap)} ms > ${budgets.gapMs.max} ms`,
+        );
       }
       if (gap > budgets.gapMs.goal)
         goals.push(`${path}: first paint to hydrated ${Math.round(gap)} ms (goal ${budgets.gapMs.goal})`);
@@ -123,6 +128,11 @@ async function main() {
     `Budgets (noise margin): first paint to hydrated <= ${budgets.gapMs.max} ms (±${budgets.gapMs.margin}); on /: <= ${budgets.homeScriptRequests.max} script requests, <= ${budgets.homeScriptKiB.max} KiB of compressed JavaScript`,
   );
   if (goals.length) console.log(`Goals not met yet:\n${goals.map((line) => `- ${line}`).join('\n')}`);
+  if (timingOver.length) {
+    console.log(
+      `Timing over budget on this host (reported, not failed: PERF_TIMING=report):\n${timingOver.map((line) => `- ${line}`).join('\n')}`,
+    );
+  }
   if (misses.length) {
     console.log(`\n${misses.length} budget(s) missed:\n${misses.map((line) => `- ${line}`).join('\n')}`);
     process.exit(1);

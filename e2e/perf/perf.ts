@@ -15,7 +15,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
-import { startSite, waitFor } from './site.ts';
+import { startSite, timingReportOnly, waitFor } from './site.ts';
 
 const sitePort = Number(process.env.PERF_PORT ?? 4320);
 const floorPort = sitePort + 1;
@@ -23,6 +23,8 @@ const runs = Number(process.env.RUNS ?? 3);
 const withFloor = process.env.FLOOR === '1';
 const floorRuns = Number(process.env.FLOOR_RUNS ?? runs);
 const only = process.env.ROUTES?.split(',');
+const timingFigures = ['Performance (best run)', 'LCP ms', 'TBT ms (best run)'];
+const isTiming = (miss: string) => timingFigures.some((name) => miss.includes(` ${name} `));
 
 /**
  * Budgets, and how far a figure may miss one before the run fails (run-to-run noise on this host). Where issue
@@ -180,8 +182,13 @@ function goalsUnmet(path: string, f: Figures): string[] {
     .map(([name, value, budget]) => `${path} ${name} ${Number(value.toFixed(3))} (goal ${budget.goal})`);
 }
 
-/** Budgets a route misses beyond their noise margin. */
+/** Budgets a route misses beyond their noise margin (with PERF_TIMING=report, only those that fail the run). */
 function misses(path: string, f: Figures): string[] {
+  const found = allMisses(path, f);
+  return timingReportOnly ? found.filter((miss) => !isTiming(miss)) : found;
+}
+
+function allMisses(path: string, f: Figures): string[] {
   const budgets = budgetsFor(path);
   const found: string[] = [];
   const atLeast = (name: string, value: number, budget: { min: number; margin: number }) => {
@@ -219,6 +226,7 @@ async function main() {
   });
   const failures: string[] = [];
   const goals: string[] = [];
+  const timingOver: string[] = [];
   try {
     await waitFor(`http://127.0.0.1:${sitePort}/remotes.json`);
     const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error' };
@@ -240,7 +248,7 @@ async function main() {
         }
         all.push(await figures(result.lhr));
       }
-      return medianFigures(all);
+      return all;
     };
     console.log(
       `Lighthouse ${runs > 1 ? `median of ${runs} runs` : '1 run'}, mobile defaults, ${new Date().toISOString()}`,
@@ -252,22 +260,29 @@ async function main() {
       '| ------------------------------------ | --------- | ---- | ---- | ---- | ----- | ---------- | ----- | ------ | ------- |',
     );
     for (const path of routes) {
-      let result = await measure(`http://127.0.0.1:${sitePort}${path}`);
+      const pooled = await measure(`http://127.0.0.1:${sitePort}${path}`);
+      let result = medianFigures(pooled);
       let missed = misses(path, result);
       // A median can still catch a noisy moment on a shared machine (LCP jumps by 600 ms about once in 20
-      // medians here): a route that misses is measured again, twice at most, and fails if it keeps missing.
+      // medians here): a route that misses is measured again, twice at most, and fails if it keeps missing. The
+      // new runs join the earlier ones, so each verdict rests on more runs (3, 6, 9) rather than on the last three.
       for (let again = 0; again < 2 && missed.length; again++) {
         console.log(`| ${`${path} (missed, measuring again)`.padEnd(36)} | ${missed.join('; ')} |`);
-        result = await measure(`http://127.0.0.1:${sitePort}${path}`);
+        pooled.push(...(await measure(`http://127.0.0.1:${sitePort}${path}`)));
+        result = medianFigures(pooled);
         missed = misses(path, result);
       }
       console.log(row(path, result));
+      if (timingReportOnly) timingOver.push(...allMisses(path, result).filter(isTiming));
       goals.push(...goalsUnmet(path, result));
       failures.push(...missed);
       if (floor) {
         const label = `${path} (floor: no scripts)`;
         // A page that needs JavaScript to show anything paints nothing here: that is the finding.
-        const result = await measure(`http://127.0.0.1:${floorPort}${path}`, floorRuns).catch((error: Error) => error);
+        const result = await measure(`http://127.0.0.1:${floorPort}${path}`, floorRuns).then(
+          medianFigures,
+          (error: Error) => error,
+        );
         console.log(
           result instanceof Error ? `| ${label.padEnd(36)} | ${result.message.slice(0, 80)} |` : row(label, result),
         );
@@ -285,6 +300,11 @@ async function main() {
     `\nBudgets (noise margin): ${margins}; on /: Performance >= 92 (±2), TBT <= 250 (±100), LCP <= 1200 (±900)`,
   );
   if (goals.length) console.log(`\nIssue 15's goals not met yet:\n${goals.map((line) => `- ${line}`).join('\n')}`);
+  if (timingOver.length) {
+    console.log(
+      `\nTiming over budget on this host (reported, not failed: PERF_TIMING=report):\n${timingOver.map((line) => `- ${line}`).join('\n')}`,
+    );
+  }
   if (failures.length) {
     console.log(`\n${failures.length} budget(s) missed:\n${failures.map((line) => `- ${line}`).join('\n')}`);
     process.exit(1);

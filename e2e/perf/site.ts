@@ -29,3 +29,12 @@ export async function waitFor(url: string) {
   }
   throw new Error(`${url} did not answer`);
 }
+
+/**
+ * PERF_TIMING=report (as CI runs it): timing budgets (Lighthouse's Performance score, LCP and TBT; first paint to
+ * hydrated) are printed and a miss is reported, not failed. On this shared two-core host they move with the machine
+ * more than with the code: on 2026-11-24 the last landed build missed them as much as the new one, measured in one
+ * run. The other budgets (accessibility, best practices, SEO, CLS, bytes and requests of JavaScript, the dead
+ * window) still fail the run. Without it, `pnpm perf` fails on every budget.
+ */
+export const timingReportOnly = process.env.PERF_TIMING === 'report';
