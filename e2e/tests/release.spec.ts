@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
+import { releaseCommand, siteServerDir } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -11,7 +11,6 @@ import { expect, test } from './support.ts';
  * origin serves (a CDN), the site server reading the manifest that the releases switch. Nothing is prerendered for
  * these builds: every page catches up by itself.
  */
-const siteServerDir = fileURLToPath(new URL('../../packages/site-server/', import.meta.url));
 const sitePort = 4321;
 const cdnPort = 4322;
 const site = `http://127.0.0.1:${sitePort}`;
@@ -19,16 +18,9 @@ const cdn = `http://127.0.0.1:${cdnPort}`;
 let deployDir = '';
 let env: NodeJS.ProcessEnv = {};
 
-/** `pnpm release`, `pnpm rollback`: what a team runs; resolves with what it printed. */
-async function releaseCommand(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/release-cli.ts', ...args], {
-    cwd: siteServerDir,
-    env: { ...env, ...extraEnv },
-  });
-  let printed = '';
-  child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  const code = await new Promise((resolve) => child.on('close', resolve));
+/** `pnpm release`, `pnpm rollback`: what a team runs; resolves with what it printed, once it has succeeded. */
+async function release(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const { code, printed } = await releaseCommand(args, { ...env, ...extraEnv });
   expect(code, `${args.join(' ')}: ${printed}`).toBe(0);
   return printed;
 }
@@ -65,7 +57,10 @@ test.beforeAll(async () => {
     REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
     REMOTES_BASE_URL: `${cdn}/`,
   };
-  for (const { folder } of Object.values(remotes)) await releaseCommand(['release', folder, '--prebuilt']);
+  // The first deployment of every remote: nothing is live to check them against (the checks have tests of their own).
+  for (const { folder } of Object.values(remotes)) {
+    await release(['release', folder, '--prebuilt', '--force', '--reason', 'first deployment']);
+  }
   await serve('src/remotes-host-main.ts', { PORT: String(cdnPort), SITE_ORIGINS: site }, cdn);
   await serve(
     'src/main.ts',
@@ -131,7 +126,7 @@ test('a released remote is live at the next load, prerendered by the server; an 
   await expect(page.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
 
   // A real build of the vendor remote whose copy differs (its brand), released without touching the shell or server.
-  const printed = await releaseCommand(['release', 'vendor'], { VITE_BRAND_NAME: 'Giftwell Next' });
+  const printed = await release(['release', 'vendor'], { VITE_BRAND_NAME: 'Giftwell Next' });
   expect(printed).toMatch(/^vendor: \S+ -> \S+$/m);
 
   // The HTML the server sends now is the new build's, before any script runs, and names that build.
@@ -153,7 +148,7 @@ test('a released remote is live at the next load, prerendered by the server; an 
   await fresh.goto(`${site}/vendor`);
   await expect(fresh.getByRole('link', { name: 'Giftwell Next home' }).first()).toBeVisible();
 
-  await releaseCommand(['rollback', 'vendor']);
+  await release(['rollback', 'vendor']);
   expect(await servedHtml('/vendor')).toContain('aria-label="Giftwell home"');
   await fresh.reload();
   await expect(fresh.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();

@@ -174,3 +174,9 @@ export function routeAt(pathname: string): PageRoute | undefined {
   const match = matchRoute(pathname);
   return match?.canonicalPath === withoutTrailingSlash(pathname) ? match.route : undefined;
 }
+
+/** A share link's address with a well-formed token: its page renders whether or not the share exists. */
+export const exampleShareLink = `${paths.shareLocation}/gift_4f2a9c7d1e8b3a6f`;
+
+/** One address that shows a route's page: its path, or for the share-location route `exampleShareLink`. */
+export const examplePath = (route: PageRoute) => (route.path.endsWith('/*') ? exampleShareLink : route.path);

@@ -207,7 +207,9 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
         // Load a remote's entry only when one of its routes is visited.
         shareStrategy: 'loaded-first',
         dts: false,
-        manifest: false,
+        // mf-manifest.json records the shared modules the shell provides and their versions: a remote's release is
+        // checked against it (a remote built for another major of React is refused).
+        manifest: true,
         experiments: { provideExternalRuntime: true },
         // Remotes are named by their entry URLs, never by an mf-manifest: the runtime needs no snapshot support (1.3 KiB).
         disableSnapshot: true,

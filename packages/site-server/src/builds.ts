@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { manifestPath, remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+import { remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 
 const immutable = 'public, max-age=31536000, immutable';
 export const revalidate = 'no-cache';
@@ -66,9 +66,9 @@ export const staticOptions = {
 } as const;
 
 /**
- * Serves the builds: the shell's at `/`, each remote's under `/remotes/` (from `remotesDir` when deployed there),
- * and the manifest, read on every request from `manifestFile` or made from the workspace's builds. Returns the
- * manifest reader, which pages use too.
+ * Serves the builds: the shell's at `/`, each remote's under `/remotes/` (from `remotesDir` when deployed there).
+ * Returns the manifest reader, which reads `manifestFile` on every request or makes the manifest from the
+ * workspace's builds.
  */
 export async function serveBuilds(
   app: FastifyInstance,
@@ -95,10 +95,6 @@ export async function serveBuilds(
     }
   }
 
-  const readManifest = async (): Promise<RemotesManifest> =>
+  return async (): Promise<RemotesManifest> =>
     manifestFile ? JSON.parse(await readFile(manifestFile, 'utf8')) : manifestOf(local);
-  app.get(manifestPath, async (_request, reply) =>
-    reply.header('Cache-Control', 'no-cache').send(await readManifest()),
-  );
-  return readManifest;
 }

@@ -26,6 +26,7 @@ const app = await createSiteServer({
   api: { db, config },
   siteUrl: process.env.PUBLIC_SITE_URL,
   siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,
+  previewSecret: process.env.PREVIEW_SECRET || undefined,
 });
 
 closeOnSignal(app, db);

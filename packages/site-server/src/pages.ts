@@ -6,6 +6,7 @@ import { manifestElement, type RemotesManifest } from '@gift/federation';
 import { clearOutcome, readOutcome } from 'api';
 import { cachedRead, revalidate } from './builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
+import { previewBar, withPreviews, type Previews } from './preview.ts';
 import {
   createPageRenderer,
   notFoundKey,
@@ -26,12 +27,14 @@ export function pageSender({
   remotesBaseUrl,
   remoteOrigins,
   readManifest,
+  previews,
 }: {
   root: string;
   remotesDir?: string;
   remotesBaseUrl?: string;
   remoteOrigins: string[];
   readManifest: () => Promise<RemotesManifest>;
+  previews: Previews;
 }) {
   const indexPath = join(root, 'shell', 'dist', 'index.html');
   // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
@@ -81,33 +84,37 @@ export function pageSender({
 
   /**
    * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
-   * page rendered now for addresses that vary, or with the outcome of a native form post; a page rendered (once)
-   * with the live build of its remote; otherwise the shell's HTML, whose router renders it in the browser.
+   * page rendered now for addresses that vary, with the outcome of a native form post, or with a version of its
+   * remote that this browser previews; a page rendered (once) with the live build of its remote; otherwise the
+   * shell's HTML, whose router renders it in the browser.
    */
   const pageHtml = async (
     key: string,
     route: PageRoute | undefined,
     request: FastifyRequest,
     manifest: RemotesManifest,
-    formOutcome?: unknown,
+    { formOutcome, previewed = false }: { formOutcome?: unknown; previewed?: boolean },
   ) => {
-    if (formOutcome !== undefined && route) {
+    if ((formOutcome !== undefined || previewed) && route) {
       const rendered = await renderOnRequest(route, key, request, manifest, formOutcome);
       if (rendered) return rendered;
     }
-    const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
-    if (page && (!page.remote || manifest[page.remote] === page.entry)) return prerenderedHtml(page.file);
-    if (route && !route.prerender) {
-      const rendered = await renderOnRequest(route, key, request, manifest);
-      if (rendered) return rendered;
-    }
-    // The manifest names a build of the page's remote that was released after the prerender: the page is rendered
-    // with it now, once, and kept for the next visitors until the remote or the shell changes again.
-    const entry = route && manifest[route.remote];
-    if (route && entry) {
-      const build = `${entry} ${pageRenderer()?.version}`;
-      const rendered = await renderedLive(key, build, () => renderOnRequest(route, key, request, manifest));
-      if (rendered) return rendered;
+    // A previewed page is neither the prerendered one nor kept for the next visitors.
+    if (!previewed) {
+      const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
+      if (page && (!page.remote || manifest[page.remote] === page.entry)) return prerenderedHtml(page.file);
+      if (route && !route.prerender) {
+        const rendered = await renderOnRequest(route, key, request, manifest);
+        if (rendered) return rendered;
+      }
+      // The manifest names a build of the page's remote that was released after the prerender: the page is
+      // rendered with it now, once, and kept for the next visitors until the remote or the shell changes again.
+      const entry = route && manifest[route.remote];
+      if (route && entry) {
+        const build = `${entry} ${pageRenderer()?.version}`;
+        const rendered = await renderedLive(key, build, () => renderOnRequest(route, key, request, manifest));
+        if (rendered) return rendered;
+      }
     }
     // Rendered in the browser: the head still names the page for search engines and link previews.
     const metadata = route
@@ -131,15 +138,20 @@ export function pageSender({
     // the visitor typed.
     const formOutcome = found ? readOutcome(request) : undefined;
     if (formOutcome) clearOutcome(request, reply, key);
+    // A browser with a preview cookie gets the version it previews in place of the live one, with a bar that says so.
+    const grants = previews.grantsOf(request, reply);
+    const previewed = grants.some((grant) => grant.remote === match?.route.remote);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
-    const manifest = await readManifest();
-    const html = (await pageHtml(key, match?.route, request, manifest, formOutcome))
+    const manifest = withPreviews(await readManifest(), grants, remotesBaseUrl);
+    let html = (await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed }))
       .replaceAll(siteUrlPlaceholder, origin)
       .replace('</head>', `${manifestElement(manifest, remoteOrigins)}</head>`);
+    if (grants.length) html = html.replace(/<body([^>]*)>/, (body) => `${body}${previewBar(grants, path)}`);
     return (
       reply
         .code(found ? 200 : 404)
-        .header('Cache-Control', formOutcome ? 'no-store' : revalidate)
+        // What one browser previews is for it alone: never kept by a cache, shared or its own.
+        .header('Cache-Control', grants.length ? 'private, no-store' : formOutcome ? 'no-store' : revalidate)
         // Beside what `withOrigin` said about Host: the page also shows a native form post's outcome, from cookies.
         .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
         .type('text/html; charset=utf-8')

@@ -1,22 +1,35 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { remotes } from '@gift/federation';
+import { maxPreviewHours, previewPath, signPreview } from './preview.ts';
 import {
   ReleaseError,
+  promote,
+  publishCandidate,
   release,
   releases,
   remoteNamed,
+  requirePublished,
   rollback,
   type ReleaseSettings,
   type Switch,
 } from './release.ts';
+import { siteOrigin } from './site-origin.ts';
 
 /**
- * `pnpm release <remote> [--prebuilt]`, `pnpm rollback <remote> [version]`, `pnpm releases <remote>`, with the
- * site server's settings: REMOTES_DIR, REMOTES_MANIFEST and, for a CDN, REMOTES_BASE_URL.
+ * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
+ * REMOTES_BASE_URL):
+ *   pnpm release <remote> [--candidate] [--prebuilt | --from <dir>] [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm rollback <remote> [version]
+ *   pnpm releases <remote>
+ *   pnpm preview-link <remote> <version> [--hours 24]     (PREVIEW_SECRET, PUBLIC_SITE_URL)
  */
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // pnpm runs this script in its package's folder; paths are meant from where the command was typed.
 const typedIn = process.env.INIT_CWD ?? process.cwd();
+const path = (value: string) => (isAbsolute(value) ? value : resolve(typedIn, value));
 
 function settings(): ReleaseSettings {
   const { REMOTES_DIR, REMOTES_MANIFEST, REMOTES_BASE_URL } = process.env;
@@ -25,7 +38,6 @@ function settings(): ReleaseSettings {
       'Set REMOTES_DIR (the folder of deployed builds) and REMOTES_MANIFEST (the manifest file), as the site server has them.',
     );
   }
-  const path = (value: string) => (isAbsolute(value) ? value : resolve(typedIn, value));
   return {
     root,
     remotesDir: path(REMOTES_DIR),
@@ -43,26 +55,93 @@ function printSwitch(change: Switch) {
   }
 }
 
+const options = {
+  candidate: { type: 'boolean' },
+  prebuilt: { type: 'boolean' },
+  from: { type: 'string' },
+  force: { type: 'boolean' },
+  reason: { type: 'string' },
+  'allow-heavier': { type: 'boolean' },
+  hours: { type: 'string' },
+} as const;
+
+/** `--force` and `--reason` go together: a release that skips the checks says why. */
+function forced(values: { force?: boolean; reason?: string }) {
+  if (values.force && !values.reason?.trim())
+    throw new ReleaseError('--force needs --reason "<why the checks are skipped>".');
+  if (!values.force && values.reason !== undefined) throw new ReleaseError('--reason goes with --force.');
+  return values.force ? { reason: values.reason!.trim() } : undefined;
+}
+
+function previewLink(remoteName: string | undefined, version: string | undefined, hoursText = '24') {
+  const remote = remoteNamed(remoteName);
+  if (!version)
+    throw new ReleaseError(`Name a version of ${remotes[remote].folder}: see pnpm releases ${remotes[remote].folder}.`);
+  requirePublished(settings(), remote, version);
+  const secret = process.env.PREVIEW_SECRET ?? '';
+  if (secret.length < 32) {
+    throw new ReleaseError(
+      'Set PREVIEW_SECRET (32 characters or more) to the site server\u2019s: previews are off without it.',
+    );
+  }
+  const hours = Number(hoursText);
+  if (!(hours > 0 && hours <= maxPreviewHours)) {
+    throw new ReleaseError(`--hours takes a number above 0 and at most ${maxPreviewHours}, got "${hoursText}".`);
+  }
+  const site = siteOrigin(process.env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4173}`);
+  const expires = Date.now() + hours * 3_600_000;
+  const token = signPreview({ remote, version, expires }, secret);
+  console.log(`${site}${previewPath}?token=${token}`);
+  console.error(
+    `Shows ${remotes[remote].folder} ${version} on the live site to whoever opens it, in that browser only, until ` +
+      `${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC or until they end the preview.`,
+  );
+}
+
 async function main(args: string[]) {
-  const [command, name, ...rest] = args;
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true });
+  const [command, name, version] = positionals;
+  const log = (line: string) => console.log(line);
+  if (command === 'preview-link') return previewLink(name, version, values.hours);
   const remote = remoteNamed(name);
   if (command === 'release') {
-    printSwitch(await release(settings(), remote, { prebuilt: rest.includes('--prebuilt') }));
+    if (values.prebuilt && values.from) throw new ReleaseError('Give --prebuilt or --from, not both.');
+    const publish = { prebuilt: values.prebuilt, from: values.from && path(values.from), log };
+    if (values.candidate) {
+      const candidate = await publishCandidate(settings(), remote, publish);
+      const folder = remotes[remote].folder;
+      console.log(`${folder}: published ${candidate} as a candidate; nothing went live.`);
+      console.log(`  look at it:  pnpm preview-link ${folder} ${candidate}`);
+      console.log(`  release it:  pnpm promote ${folder} ${candidate}`);
+    } else {
+      printSwitch(
+        await release(settings(), remote, { ...publish, force: forced(values), allowHeavier: values['allow-heavier'] }),
+      );
+    }
+  } else if (command === 'promote') {
+    if (!version) throw new ReleaseError(`Name the version to promote: see pnpm releases ${remotes[remote].folder}.`);
+    printSwitch(
+      await promote(settings(), remote, version, { force: forced(values), allowHeavier: values['allow-heavier'], log }),
+    );
   } else if (command === 'rollback') {
-    printSwitch(await rollback(settings(), remote, rest[0]));
+    printSwitch(await rollback(settings(), remote, version));
   } else if (command === 'releases') {
     const list = releases(settings(), remote);
     if (list.length === 0) console.log(`${remote} has no released version.`);
-    for (const { version, live } of list) console.log(`${live ? '*' : ' '} ${version}${live ? '  (live)' : ''}`);
+    for (const entry of list) {
+      console.log(`${entry.live ? '*' : ' '} ${entry.version}  ${entry.verdict}${entry.live ? '  (live)' : ''}`);
+    }
   } else {
-    throw new ReleaseError(`Unknown command "${command}": release, rollback or releases.`);
+    throw new ReleaseError(`Unknown command "${command}": release, promote, rollback, releases or preview-link.`);
   }
 }
 
 try {
   await main(process.argv.slice(2));
 } catch (error) {
-  if (!(error instanceof ReleaseError)) throw error;
-  console.error(error.message);
+  if (!(error instanceof ReleaseError) && (error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    throw error;
+  }
+  console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 }

@@ -30,15 +30,18 @@ function workspace(buildScript = 'exit 0'): ReleaseSettings & { build: (text: st
   return { root, remotesDir: join(root, 'deployed'), manifestFile: join(root, 'remotes.json'), build };
 }
 
+/** These tests are about versions and the manifest: the checks (a real shell and Chromium) are the e2e tests'. */
+const unchecked = { prebuilt: true, force: { reason: 'unit test' } };
+
 const manifestOf = (settings: ReleaseSettings) => JSON.parse(readFileSync(settings.manifestFile, 'utf8'));
 
 describe('releasing a remote', () => {
   it('publishes each build as a version of its own and points the manifest at it, keeping the others', async () => {
     const settings = workspace();
     writeFileSync(settings.manifestFile, JSON.stringify({ legal: '/remotes/legal/v1/remoteEntry.js' }));
-    const first = await release(settings, 'vendor', { prebuilt: true });
+    const first = await release(settings, 'vendor', unchecked);
     settings.build('second');
-    const second = await release(settings, 'vendor', { prebuilt: true });
+    const second = await release(settings, 'vendor', unchecked);
 
     expect(first.from).toBeUndefined();
     expect(second.from).toBe(first.to);
@@ -49,16 +52,16 @@ describe('releasing a remote', () => {
     });
     expect(readFileSync(join(settings.remotesDir, 'vendor', first.to, 'assets', 'page.js'), 'utf8')).toBe('first');
     expect(releases(settings, 'vendor')).toEqual([
-      { version: first.to, live: false },
-      { version: second.to, live: true },
+      { version: first.to, live: false, verdict: expect.stringMatching(/^forced: unit test \(\S+, \d{4}-/) },
+      { version: second.to, live: true, verdict: expect.stringMatching(/^forced: unit test/) },
     ]);
   });
 
   it('rolls back to the version before the live one, or to the one named, and refuses what is not there', async () => {
     const settings = { ...workspace(), remotesBaseUrl: 'https://cdn.example/remotes/' };
-    const first = await release(settings, 'vendor', { prebuilt: true });
+    const first = await release(settings, 'vendor', unchecked);
     settings.build('second');
-    const second = await release(settings, 'vendor', { prebuilt: true });
+    const second = await release(settings, 'vendor', unchecked);
 
     const back = await rollback(settings, 'vendor');
     expect(back.to).toBe(first.to);
@@ -79,7 +82,7 @@ describe('releasing a remote', () => {
     const settings = workspace(
       'mkdir -p "$RELEASE_OUT_DIR" && echo "export const built = 1;" > "$RELEASE_OUT_DIR/remoteEntry.js"',
     );
-    const { to } = await release(settings, 'vendor');
+    const { to } = await release(settings, 'vendor', { force: { reason: 'unit test' } });
     expect(readFileSync(join(settings.remotesDir, 'vendor', to, 'remoteEntry.js'), 'utf8')).toBe(
       'export const built = 1;\n',
     );
@@ -89,7 +92,7 @@ describe('releasing a remote', () => {
   it('publishes nothing and leaves the manifest as it was when the build fails', async () => {
     const settings = workspace('echo broken >&2; exit 3');
     writeFileSync(settings.manifestFile, '{ "vendor": "/remotes/vendor/v1/remoteEntry.js" }');
-    const failed = release(settings, 'vendor');
+    const failed = release(settings, 'vendor', { force: { reason: 'unit test' } });
     await expect(failed).rejects.toThrow(ReleaseError);
     await expect(failed).rejects.toThrow(/^The vendor build failed \(exit \d+\): nothing was published\.$/);
     expect(manifestOf(settings)).toEqual({ vendor: '/remotes/vendor/v1/remoteEntry.js' });
@@ -98,10 +101,7 @@ describe('releasing a remote', () => {
 
   it('two releases of the same remote at once both publish, one after the other, and the manifest stays whole', async () => {
     const settings = workspace();
-    const [a, b] = await Promise.all([
-      release(settings, 'vendor', { prebuilt: true }),
-      release(settings, 'vendor', { prebuilt: true }),
-    ]);
+    const [a, b] = await Promise.all([release(settings, 'vendor', unchecked), release(settings, 'vendor', unchecked)]);
     expect(new Set([a.from, b.from])).toEqual(new Set([undefined, [a.to, b.to].sort()[0]]));
     expect(releases(settings, 'vendor').map((entry) => entry.live)).toEqual([false, true]);
   });

@@ -5,7 +5,9 @@ import { join, relative } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { remoteEntryFile, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
-import { defaultRemotesBaseUrl } from './prerender.ts';
+import { checkCandidate, type CheckReport } from './release-checks.ts';
+import { record, recordsOf, verdictOf } from './release-records.ts';
+import { versionEntryUrl } from './versions.ts';
 
 /** A refusal the release commands explain to the operator; anything else is a bug. */
 export class ReleaseError extends Error {}
@@ -34,7 +36,7 @@ export function remoteNamed(name: string | undefined): RemoteName {
 }
 
 const entryUrl = (settings: ReleaseSettings, remote: RemoteName, version: string) =>
-  `${settings.remotesBaseUrl ?? defaultRemotesBaseUrl}${remotes[remote].folder}/${version}/${remoteEntryFile}`;
+  versionEntryUrl(remote, version, settings.remotesBaseUrl);
 
 const versionsDir = (settings: ReleaseSettings, remote: RemoteName) =>
   join(settings.remotesDir, remotes[remote].folder);
@@ -47,6 +49,17 @@ export function versionsOf(settings: ReleaseSettings, remote: RemoteName): strin
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
     .map((entry) => entry.name)
     .sort();
+}
+
+/** The versions of a remote, when `version` is one of them; a refusal that lists them otherwise. */
+export function requirePublished(settings: ReleaseSettings, remote: RemoteName, version: string): string[] {
+  const versions = versionsOf(settings, remote);
+  if (!versions.includes(version)) {
+    throw new ReleaseError(
+      `${remote} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
+    );
+  }
+  return versions;
 }
 
 export function readManifestFile(manifestFile: string): RemotesManifest {
@@ -135,27 +148,35 @@ export function buildRemote(root: string, remote: RemoteName, outDir: string) {
   }
 }
 
+export interface PublishOptions {
+  /** Publish the remote's `dist` as it is, without building. */
+  prebuilt?: boolean;
+  /** Publish this folder, a build of the remote made elsewhere (a CI job's artefact), as it is. */
+  from?: string;
+  now?: Date;
+}
+
 /**
- * Publishes a new version of a remote: built afresh (or, `prebuilt`, copied from its `dist`) into a hidden folder,
- * then renamed into place in one step. A version folder is never written again; one that exists is refused.
+ * Publishes a new version of a remote: built afresh (or copied from its `dist` or another folder) into a hidden
+ * folder, then renamed into place in one step. A version folder is never written again; one that exists is refused.
  */
 export function publishBuild(
   settings: ReleaseSettings,
   remote: RemoteName,
-  { prebuilt = false, now = new Date() } = {},
+  { prebuilt = false, from, now = new Date() }: PublishOptions = {},
 ) {
   const dir = versionsDir(settings, remote);
   mkdirSync(dir, { recursive: true });
   const incoming = join(dir, `.incoming-${process.pid}-${now.getTime()}`);
   try {
-    if (prebuilt) {
-      const dist = join(settings.root, remotes[remote].folder, 'dist');
-      if (!existsSync(join(dist, remoteEntryFile))) {
+    const copyFrom = from ?? (prebuilt ? join(settings.root, remotes[remote].folder, 'dist') : undefined);
+    if (copyFrom) {
+      if (!existsSync(join(copyFrom, remoteEntryFile))) {
         throw new ReleaseError(
-          `${relative(settings.root, dist)} holds no build (no ${remoteEntryFile}): run its build first.`,
+          `${relative(settings.root, copyFrom) || copyFrom} holds no build (no ${remoteEntryFile}): run its build first.`,
         );
       }
-      cpSync(dist, incoming, { recursive: true });
+      cpSync(copyFrom, incoming, { recursive: true });
     } else {
       buildRemote(settings.root, remote, incoming);
     }
@@ -174,18 +195,31 @@ export function publishBuild(
   }
 }
 
-/** Holds a remote's release lock (one release of a remote at a time) while `work` runs. */
-async function oneReleaseAtATime<T>(settings: ReleaseSettings, remote: RemoteName, work: () => Promise<T>) {
+/**
+ * Holds a remote's release lock (one release of a remote at a time) while `work` runs; `onWait` hears when another
+ * release of the same remote holds it, before this one waits for it.
+ */
+async function oneReleaseAtATime<T>(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  work: () => Promise<T>,
+  onWait: () => void = () => {},
+) {
   mkdirSync(versionsDir(settings, remote), { recursive: true });
-  const unlock = await lockfile
-    .lock(versionsDir(settings, remote), {
+  const lock = (retries: number) =>
+    lockfile.lock(versionsDir(settings, remote), {
       lockfilePath: join(versionsDir(settings, remote), '.release.lock'),
       stale: 60_000,
       update: 10_000,
-      retries: { retries: 120, minTimeout: 1000, maxTimeout: 5000, factor: 1.2 },
+      retries: { retries, minTimeout: 1000, maxTimeout: 5000, factor: 1.2 },
       onCompromised: (error) => {
         throw error;
       },
+    });
+  const unlock = await lock(0)
+    .catch(() => {
+      onWait();
+      return lock(120);
     })
     .catch((error: unknown) => {
       throw new ReleaseError(`Another release of ${remote} is still under way: ${(error as Error).message}`);
@@ -222,35 +256,142 @@ async function switchTo(settings: ReleaseSettings, remote: RemoteName, version: 
   };
 }
 
+export interface PromoteOptions {
+  /** Skip the checks: the reason is recorded with the release, with who forced it and when. */
+  force?: { reason: string };
+  /** Let a candidate whose JavaScript is more than 10% heavier than the live build's go live. */
+  allowHeavier?: boolean;
+  /** Hears each line of progress: the checks' results, a wait for another release. */
+  log?: (line: string) => void;
+}
+
+/** A promote that went through: the switch, and the checks' report unless it was forced. */
+export type Promotion = Switch & { report?: CheckReport };
+
+/** A refusal by the checks: the manifest was not changed. */
+export class RefusedRelease extends ReleaseError {
+  constructor(
+    readonly remote: RemoteName,
+    readonly version: string,
+    readonly report: CheckReport,
+    live: string | undefined,
+  ) {
+    super(
+      `Refused: ${report.failure}\n${remotes[remote].folder} ${version} did not go live; the manifest is as it was` +
+        `${live ? ` (${live} is still live)` : ''}. To release it anyway: --force --reason "<why>".`,
+    );
+  }
+}
+
+/** Checks `version` and switches to it when every check passes (or `force` says so); under the remote's lock. */
+async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, version: string, options: PromoteOptions) {
+  const { force, allowHeavier, log = () => {} } = options;
+  requirePublished(settings, remote, version);
+  const live = liveVersion(settings, remote);
+  if (version === live) throw new ReleaseError(`${remotes[remote].folder} ${version} is live already.`);
+  let report: CheckReport | undefined;
+  if (force) {
+    record(settings.manifestFile, remote, version, { event: 'forced', reason: force.reason });
+    log(`Checks skipped (--force): ${force.reason}`);
+  } else {
+    log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
+    report = await checkCandidate(
+      settings,
+      { remote, version, live: readManifestFile(settings.manifestFile), liveVersion: live, allowHeavier },
+      log,
+    );
+    log(`checks ${report.passed ? 'passed' : 'failed'} in ${report.seconds.toFixed(1)} s`);
+    if (!report.passed) {
+      record(settings.manifestFile, remote, version, { event: 'refused', why: report.failure! });
+      throw new RefusedRelease(remote, version, report, live);
+    }
+    record(settings.manifestFile, remote, version, { event: 'passed', seconds: report.seconds });
+  }
+  const change = await switchTo(settings, remote, version);
+  record(settings.manifestFile, remote, version, { event: 'live', how: 'promote' });
+  return { ...change, report };
+}
+
 /**
- * `pnpm release <remote>`: builds the remote alone (unless `prebuilt`), publishes the build as a new version and
- * switches the manifest to it. One release of a remote at a time; the others wait.
+ * `pnpm promote <remote> <version>`: runs the checks against a published version and switches the manifest to it
+ * only if all pass. One release of a remote at a time: a second waits; releases of two remotes run side by side.
  */
-export async function release(settings: ReleaseSettings, remote: RemoteName, { prebuilt = false } = {}) {
-  return oneReleaseAtATime(settings, remote, async () => {
-    const version = publishBuild(settings, remote, { prebuilt });
-    return switchTo(settings, remote, version);
-  });
+export async function promote(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version: string,
+  options: PromoteOptions = {},
+): Promise<Promotion> {
+  return oneReleaseAtATime(
+    settings,
+    remote,
+    () => promoteLocked(settings, remote, version, options),
+    waitNotice(remote, options.log),
+  );
+}
+
+const waitNotice = (remote: RemoteName, log?: (line: string) => void) => () =>
+  log?.(`Waiting for the release of ${remotes[remote].folder} that is under way...`);
+
+/** `pnpm release <remote> --candidate`: builds and publishes a version without switching; nothing goes live. */
+export async function publishCandidate(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  options: PublishOptions & { log?: (line: string) => void } = {},
+): Promise<string> {
+  return oneReleaseAtATime(
+    settings,
+    remote,
+    async () => {
+      const version = publishBuild(settings, remote, options);
+      record(settings.manifestFile, remote, version, { event: 'published' });
+      return version;
+    },
+    waitNotice(remote, options.log),
+  );
+}
+
+/**
+ * `pnpm release <remote>`: builds the remote alone (unless prebuilt), publishes the build as a new version, and
+ * promotes it: the checks, then the switch.
+ */
+export async function release(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  options: PublishOptions & PromoteOptions = {},
+): Promise<Promotion> {
+  return oneReleaseAtATime(
+    settings,
+    remote,
+    async () => {
+      const version = publishBuild(settings, remote, options);
+      record(settings.manifestFile, remote, version, { event: 'published' });
+      return promoteLocked(settings, remote, version, options);
+    },
+    waitNotice(remote, options.log),
+  );
 }
 
 /** `pnpm rollback <remote> [version]`: switches the manifest back, by default to the version before the live one. */
 export async function rollback(settings: ReleaseSettings, remote: RemoteName, version?: string) {
   return oneReleaseAtATime(settings, remote, async () => {
-    const versions = versionsOf(settings, remote);
+    const versions = version === undefined ? versionsOf(settings, remote) : requirePublished(settings, remote, version);
     const live = liveVersion(settings, remote);
-    if (version !== undefined && !versions.includes(version)) {
-      throw new ReleaseError(
-        `${remote} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
-      );
-    }
     const target = version ?? (live ? versions[versions.indexOf(live) - 1] : versions.at(-1));
     if (!target) throw new ReleaseError(`${remote} has no version before ${live ?? 'the live one'} to go back to.`);
-    return switchTo(settings, remote, target);
+    const change = await switchTo(settings, remote, target);
+    record(settings.manifestFile, remote, target, { event: 'live', how: 'rollback' });
+    return change;
   });
 }
 
-/** `pnpm releases <remote>`: every published version, oldest first, and which one is live. */
+/** `pnpm releases <remote>`: every published version, oldest first, its verdict, and which one is live. */
 export function releases(settings: ReleaseSettings, remote: RemoteName) {
   const live = liveVersion(settings, remote);
-  return versionsOf(settings, remote).map((version) => ({ version, live: version === live }));
+  const records = recordsOf(settings.manifestFile, remote);
+  return versionsOf(settings, remote).map((version) => ({
+    version,
+    live: version === live,
+    verdict: verdictOf(records, version),
+  }));
 }

@@ -1,11 +1,14 @@
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { apiPrefix } from '@gift/contracts';
+import { manifestPath } from '@gift/federation';
 import { apiPlugin, httpServerOptions, trustedHops, type ApiConfig, type Db } from 'api';
 import { serveBuilds } from './builds.ts';
 import { pageSender } from './pages.ts';
+import { registerPreviews, withPreviews } from './preview.ts';
 import { addTransportHeaders, helmetOptions } from './security-headers.ts';
 import { serveSeoFiles } from './seo-files.ts';
 import { siteOrigins } from './site-origin.ts';
@@ -38,6 +41,11 @@ export interface SiteServerOptions {
    * with any port. Any other Host is answered 421 on a page, never written into it.
    */
   siteHosts?: string[];
+  /**
+   * Signs and checks preview links (PREVIEW_SECRET, 32 characters or more). Without it previews are off: no link
+   * is honoured and no preview cookie is read.
+   */
+  previewSecret?: string;
 }
 
 /** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest, the API. */
@@ -64,6 +72,19 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api });
 
   const readManifest = await serveBuilds(app, options);
+  await app.register(cookie);
+  const previews = registerPreviews(app, {
+    secret: options.previewSecret,
+    remotesDir: options.remotesDir,
+  });
+  // The manifest a browser composes pages with: the live one, or with a version it previews (for it alone).
+  app.get(manifestPath, async (request, reply) => {
+    const grants = previews.grantsOf(request, reply);
+    const manifest = withPreviews(await readManifest(), grants, options.remotesBaseUrl);
+    reply.header('Cache-Control', grants.length ? 'private, no-store' : 'no-cache');
+    if (options.previewSecret) reply.header('Vary', 'Cookie');
+    return reply.send(manifest);
+  });
   const { withOrigin } = siteOrigins(options);
   const sendPage = pageSender({
     root: options.root,
@@ -71,6 +92,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     remotesBaseUrl: options.remotesBaseUrl,
     remoteOrigins: options.remoteOrigins ?? [],
     readManifest,
+    previews,
   });
   serveSeoFiles(app, withOrigin);
 

@@ -1,0 +1,168 @@
+import { createHmac } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPreviewToken, signPreview } from './preview.ts';
+import { createSiteServer } from './site-server.ts';
+
+const secret = 'a-preview-secret-of-at-least-32-characters';
+const now = Date.UTC(2026, 10, 24, 12);
+const hour = 3_600_000;
+const grant = { remote: 'legal' as const, version: '20261124.101500123-3f9a0c1e', expires: now + hour };
+
+describe('preview tokens', () => {
+  it('grant what they were signed for until they expire', () => {
+    const token = signPreview(grant, secret);
+    expect(readPreviewToken(token, secret, now)).toEqual({ ok: true, grant });
+    expect(readPreviewToken(token, secret, now + hour - 1000).ok).toBe(true);
+    expect(readPreviewToken(token, secret, now + hour)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('are refused when forged, tampered with or malformed', () => {
+    const token = signPreview(grant, secret);
+    const [payload, signature] = token.split('.') as [string, string];
+    expect(readPreviewToken(token, 'another-secret-of-at-least-32-characters!', now).ok).toBe(false);
+    // Another remote or version in the payload, with the signature of the original.
+    for (const changed of [
+      { ...grant, remote: 'vendor' as const },
+      { ...grant, version: '20261124.000000000-00000000' },
+      { ...grant, expires: now + 100 * hour },
+    ]) {
+      const [otherPayload] = signPreview(changed, secret).split('.');
+      expect(readPreviewToken(`${otherPayload}.${signature}`, secret, now)).toEqual({ ok: false, reason: 'forged' });
+    }
+    expect(readPreviewToken(`${payload}.${signature.slice(1)}`, secret, now)).toEqual({ ok: false, reason: 'forged' });
+    for (const malformed of ['', 'abc', `${token}.x`, `.${signature}`, 'x'.repeat(600)]) {
+      expect(readPreviewToken(malformed, secret, now), malformed).toEqual({ ok: false, reason: 'malformed' });
+    }
+  });
+
+  it('name a known remote and a version that is no path, even when properly signed', () => {
+    const signedWith = (fields: object) => {
+      const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
+      return `${payload}.${createHmac('sha256', secret).update(`preview.${payload}`).digest('base64url')}`;
+    };
+    const expires = now / 1000 + 60;
+    expect(readPreviewToken(signedWith({ r: 'legal', v: grant.version, e: expires }), secret, now).ok).toBe(true);
+    for (const fields of [
+      { r: 'legal', v: '../../etc', e: expires },
+      { r: 'toString', v: grant.version, e: expires },
+      { r: 'legal', v: grant.version, e: String(expires) },
+    ]) {
+      expect(readPreviewToken(signedWith(fields), secret, now), JSON.stringify(fields)).toEqual({
+        ok: false,
+        reason: 'malformed',
+      });
+    }
+    expect(() => signPreview(grant, 'short')).toThrow('PREVIEW_SECRET must be at least 32 characters');
+  });
+});
+
+function writeFile(path: string, content: string) {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, content);
+}
+
+describe('a site server with previews', () => {
+  const root = mkdtempSync(join(tmpdir(), 'preview-site-'));
+  const remotesDir = join(root, 'deployed');
+  const manifestFile = join(root, 'remotes.json');
+  const live = '20261120.090000000-11111111';
+  const candidate = '20261124.101500123-3f9a0c1e';
+  const logs: { msg: string; reason?: string }[] = [];
+  let app: FastifyInstance;
+  let withoutSecret: FastifyInstance;
+
+  beforeAll(async () => {
+    writeFile(
+      join(root, 'shell/dist/index.html'),
+      '<!doctype html><html><head><title>shell</title></head><body><div id="root"></div></body></html>',
+    );
+    for (const version of [live, candidate])
+      writeFile(join(remotesDir, 'legal', version, 'remoteEntry.js'), 'export {};');
+    writeFileSync(manifestFile, JSON.stringify({ legal: `/remotes/legal/${live}/remoteEntry.js` }));
+    const stream = { write: (line: string) => logs.push(JSON.parse(line)) };
+    app = await createSiteServer({ root, remotesDir, manifestFile, previewSecret: secret, logger: { stream } });
+    withoutSecret = await createSiteServer({ root, remotesDir, manifestFile });
+  });
+  afterAll(() => Promise.all([app.close(), withoutSecret.close()]));
+
+  const token = (version = candidate, expires = Date.now() + hour) =>
+    signPreview({ remote: 'legal', version, expires }, secret);
+  const manifestIn = (html: string) =>
+    JSON.parse(/<script type="application\/json" id="remotes-manifest"[^>]*>([^<]*)</.exec(html)![1]!) as {
+      legal: string;
+    };
+
+  it('turns a valid link into a cookie for that browser and goes to the remote’s first page', async () => {
+    const response = await app.inject({ url: `/__preview?token=${token()}` });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/privacy');
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/^preview-legal=[\w.-]+; Max-Age=3\d{3}; Path=\/; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('composes pages with the previewed version for that browser alone, with a bar, never cached', async () => {
+    const previewed = await app.inject({ url: '/privacy', cookies: { 'preview-legal': token() } });
+    expect(manifestIn(previewed.body).legal).toBe(`/remotes/legal/${candidate}/remoteEntry.js`);
+    expect(previewed.body).toContain(
+      `Preview: legal ${candidate} · <a href="/__preview/end?to=%2Fprivacy">end preview</a>`,
+    );
+    expect(previewed.headers['cache-control']).toBe('private, no-store');
+    expect(previewed.headers.vary).toContain('Cookie');
+    const manifest = await app.inject({ url: '/remotes.json', cookies: { 'preview-legal': token() } });
+    expect(manifest.json().legal).toBe(`/remotes/legal/${candidate}/remoteEntry.js`);
+    expect(manifest.headers['cache-control']).toBe('private, no-store');
+
+    const visitor = await app.inject({ url: '/privacy' });
+    expect(manifestIn(visitor.body).legal).toBe(`/remotes/legal/${live}/remoteEntry.js`);
+    expect(visitor.body).not.toContain('Preview:');
+    expect(visitor.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('ignores, logs and clears a forged, expired or unknown-version cookie: the live build is served', async () => {
+    const [payload] = token().split('.');
+    const cases = {
+      forged: `${payload}.${'A'.repeat(43)}`,
+      expired: token(candidate, Date.now() - 1000),
+      'unknown version': token('20261124.999999999-99999999'),
+    };
+    for (const [reason, value] of Object.entries(cases)) {
+      logs.length = 0;
+      const response = await app.inject({ url: '/privacy', cookies: { 'preview-legal': value } });
+      expect(manifestIn(response.body).legal, reason).toBe(`/remotes/legal/${live}/remoteEntry.js`);
+      expect(response.body).not.toContain('Preview:');
+      expect(logs.find((line) => line.msg === 'Preview cookie ignored')?.reason).toBe(reason);
+      expect(String(response.headers['set-cookie'])).toMatch(/^preview-legal=; Max-Age=0;/);
+    }
+    // A link that grants nothing says so, and sets nothing.
+    const link = await app.inject({ url: `/__preview?token=${cases.forged}` });
+    expect(link.statusCode).toBe(403);
+    expect(link.body).toContain('This preview link is not valid');
+    expect(link.headers['set-cookie']).toBeUndefined();
+    expect((await app.inject({ url: `/__preview?token=${cases.expired}` })).statusCode).toBe(410);
+  });
+
+  it('ends every preview and comes back to the page, never to another site', async () => {
+    const end = await app.inject({ url: '/__preview/end?to=%2Fterms', cookies: { 'preview-legal': token() } });
+    expect(end.statusCode).toBe(303);
+    expect(end.headers.location).toBe('/terms');
+    expect(String(end.headers['set-cookie'])).toContain('preview-legal=; Max-Age=0');
+    for (const to of ['//evil.example', 'https://evil.example', '/\\evil.example']) {
+      const away = await app.inject({ url: `/__preview/end?to=${encodeURIComponent(to)}` });
+      expect(away.headers.location, to).toBe('/');
+    }
+  });
+
+  it('is off without a secret: no link is honoured, no cookie read', async () => {
+    expect((await withoutSecret.inject({ url: `/__preview?token=${token()}` })).statusCode).toBe(404);
+    const page = await withoutSecret.inject({ url: '/privacy', cookies: { 'preview-legal': token() } });
+    expect(manifestIn(page.body).legal).toBe(`/remotes/legal/${live}/remoteEntry.js`);
+    expect(page.body).not.toContain('Preview:');
+    await expect(createSiteServer({ root, previewSecret: 'too short' })).rejects.toThrow(
+      'PREVIEW_SECRET must be at least 32 characters',
+    );
+  });
+});

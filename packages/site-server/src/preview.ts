@@ -1,0 +1,192 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routesOf } from '@gift/content';
+import { isRemoteName, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { isPublished, isVersionName, versionEntryUrl } from './versions.ts';
+
+/**
+ * Signed preview links: a team opens a published, not yet live, version of its remote on the real site, in its own
+ * browser only. A link carries a token (remote, version, expiry) signed with PREVIEW_SECRET; the site turns it into a
+ * cookie, and every page that browser asks for is composed with that version in place of the live one.
+ */
+
+export const previewPath = '/__preview';
+export const endPreviewPath = `${previewPath}/end`;
+export const minimumSecretLength = 32;
+/** The longest a link may stay valid: a preview is for looking at a build before it ships, not a second site. */
+export const maxPreviewHours = 24 * 7;
+
+export interface PreviewGrant {
+  remote: RemoteName;
+  version: string;
+  /** When the grant ends, in milliseconds since the epoch. */
+  expires: number;
+}
+
+export type TokenReading =
+  { ok: true; grant: PreviewGrant } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+
+/** A secret strong enough to sign with, or an error that says what is wrong. */
+export function checkedSecret(secret: string): string {
+  if (secret.length < minimumSecretLength) {
+    throw new Error(`PREVIEW_SECRET must be at least ${minimumSecretLength} characters (it has ${secret.length})`);
+  }
+  return secret;
+}
+
+const signature = (payload: string, secret: string) =>
+  createHmac('sha256', secret).update(`preview.${payload}`).digest('base64url');
+
+/** `<payload>.<signature>`: the payload names the remote, the version and the expiry (seconds). */
+export function signPreview(grant: PreviewGrant, secret: string): string {
+  const payload = Buffer.from(
+    JSON.stringify({ r: grant.remote, v: grant.version, e: Math.floor(grant.expires / 1000) }),
+  ).toString('base64url');
+  return `${payload}.${signature(payload, checkedSecret(secret))}`;
+}
+
+/** What a token grants, if it was signed with `secret`, is well formed and has not expired. */
+export function readPreviewToken(token: string, secret: string, now = Date.now()): TokenReading {
+  const [payload, signed, ...rest] = token.split('.');
+  if (!payload || !signed || rest.length > 0 || token.length > 512) return { ok: false, reason: 'malformed' };
+  const expected = Buffer.from(signature(payload, secret));
+  const given = Buffer.from(signed);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'forged' };
+  let fields: unknown;
+  try {
+    fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  const { r, v, e } = (fields ?? {}) as { r?: unknown; v?: unknown; e?: unknown };
+  if (
+    typeof r !== 'string' ||
+    !isRemoteName(r) ||
+    typeof v !== 'string' ||
+    !isVersionName(v) ||
+    typeof e !== 'number'
+  ) {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (e * 1000 <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, grant: { remote: r, version: v, expires: e * 1000 } };
+}
+
+/** The manifest a previewing browser gets: the live one, with each previewed remote at its previewed version. */
+export function withPreviews(manifest: RemotesManifest, grants: PreviewGrant[], remotesBaseUrl?: string) {
+  const changed = { ...manifest };
+  for (const { remote, version } of grants) changed[remote] = versionEntryUrl(remote, version, remotesBaseUrl);
+  return changed;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** A same-site path to go back to after a preview ends; anything else is the home page. */
+const safePath = (value: unknown) =>
+  typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length < 2048 ? value : '/';
+
+/**
+ * The bar a previewed page shows above everything else, outside the part React owns, with a link (no script needed)
+ * that ends the preview and comes back to the same page.
+ */
+export function previewBar(grants: PreviewGrant[], path: string): string {
+  const what = grants.map(({ remote, version }) => `${remotes[remote].folder} ${version}`).join(', ');
+  const end = `${endPreviewPath}?to=${encodeURIComponent(path)}`;
+  return `<aside class="preview-bar" aria-label="Preview"><style>.preview-bar{background:#1d1726;color:#fff;font:0.875rem/1.4 var(--font-body,system-ui),sans-serif;padding:0.4rem 1rem;text-align:center;overflow-wrap:anywhere}.preview-bar a{color:#fde7ef;font-weight:600}.preview-bar a:focus-visible{outline:2px solid #fff;outline-offset:2px}</style>Preview: ${escapeHtml(what)} · <a href="${escapeHtml(end)}">end preview</a></aside>`;
+}
+
+/** A short page of the site's own words for a link that cannot be honoured. */
+const notice = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body style="font:1rem/1.6 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d1726"><h1 style="font-size:1.5rem">${title}</h1><p>${text}</p><p><a href="/">Go to the home page</a></p></body></html>`;
+
+export interface Previews {
+  /** The previews a request's cookies grant; a cookie that grants nothing is logged, cleared and ignored. */
+  grantsOf(request: FastifyRequest, reply: FastifyReply): PreviewGrant[];
+}
+
+/**
+ * Preview links on the site server: `GET /__preview?token=` sets the cookie and goes to the remote's first page,
+ * `GET /__preview/end` clears every preview cookie. Only a valid, unexpired signature for a version published under
+ * `remotesDir` is honoured. Without a secret nothing is registered and no cookie is read: previews are off.
+ */
+export function registerPreviews(
+  app: FastifyInstance,
+  { secret, remotesDir }: { secret?: string; remotesDir?: string },
+): Previews {
+  if (!secret) return { grantsOf: () => [] };
+  checkedSecret(secret);
+
+  // `__Host-` on https: a cookie only this origin can have set, for every path, never a subdomain's.
+  const cookieName = (request: FastifyRequest, remote: RemoteName) =>
+    `${request.protocol === 'https' ? '__Host-' : ''}preview-${remotes[remote].folder}`;
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+  });
+
+  /** A token's grant when it may be honoured here, else why not. */
+  const honoured = (token: string): { grant?: PreviewGrant; why?: string } => {
+    const reading = readPreviewToken(token, secret);
+    if (!reading.ok) return { why: reading.reason };
+    if (!remotesDir || !isPublished(remotesDir, reading.grant.remote, reading.grant.version)) {
+      return { why: 'unknown version' };
+    }
+    return { grant: reading.grant };
+  };
+
+  app.get(previewPath, async (request, reply) => {
+    const token = (request.query as Record<string, unknown>).token;
+    const { grant, why } = typeof token === 'string' ? honoured(token) : { why: 'malformed' };
+    reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+    if (!grant) {
+      request.log.warn({ reason: why }, 'Preview link refused');
+      const expired = why === 'expired';
+      return reply
+        .code(expired ? 410 : 403)
+        .type('text/html; charset=utf-8')
+        .send(
+          notice(
+            expired ? 'This preview link has expired' : 'This preview link is not valid',
+            expired
+              ? 'Ask the team for a new link. The site itself is shown as it is live.'
+              : 'It may have been copied incompletely, or the version it shows is gone. Ask the team for a new link.',
+          ),
+        );
+    }
+    const maxAge = Math.max(1, Math.floor((grant.expires - Date.now()) / 1000));
+    const [landing] = routesOf(grant.remote).filter((route) => !route.path.includes('*'));
+    request.log.info({ remote: grant.remote, version: grant.version }, 'Preview started');
+    return reply
+      .setCookie(cookieName(request, grant.remote), token as string, { ...cookieOptions(request), maxAge })
+      .redirect(landing?.path ?? '/', 303);
+  });
+
+  app.get(endPreviewPath, async (request, reply) => {
+    for (const remote of remoteNames) reply.clearCookie(cookieName(request, remote), cookieOptions(request));
+    return reply
+      .header('Cache-Control', 'no-store')
+      .redirect(safePath((request.query as Record<string, unknown>).to), 303);
+  });
+
+  return {
+    grantsOf(request, reply) {
+      const grants: PreviewGrant[] = [];
+      for (const remote of remoteNames) {
+        const name = cookieName(request, remote);
+        const token = request.cookies[name];
+        if (token === undefined) continue;
+        const { grant, why } = honoured(token);
+        if (grant?.remote === remote) {
+          grants.push(grant);
+          continue;
+        }
+        // Forged, expired, tampered with, for another remote, or a version that is gone: the live build is served.
+        request.log.warn({ remote, reason: why ?? 'another remote' }, 'Preview cookie ignored');
+        reply.clearCookie(name, cookieOptions(request));
+      }
+      return grants;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type { RemoteName } from '@gift/federation';
+
+/**
+ * What happened to each published version, one JSON line per event, beside the manifest (never in REMOTES_DIR, which
+ * a CDN publishes): who made a candidate, the checks' verdict, a forced promote and its reason, each switch.
+ */
+export type ReleaseEvent =
+  | { event: 'published' }
+  | { event: 'passed'; seconds: number }
+  | { event: 'refused'; why: string }
+  | { event: 'forced'; reason: string }
+  | { event: 'live'; how: 'promote' | 'rollback' };
+
+export type ReleaseRecord = ReleaseEvent & { remote: RemoteName; version: string; who: string; at: string };
+
+export const recordsFile = (manifestFile: string) =>
+  join(dirname(manifestFile), `${basename(manifestFile, '.json')}.releases.jsonl`);
+
+/** The operating system's user who ran the command. */
+const operator = () => {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+};
+
+/** Appends one event; one short line in one write, so two commands at once never interleave. */
+export function record(
+  manifestFile: string,
+  remote: RemoteName,
+  version: string,
+  event: ReleaseEvent,
+  now = new Date(),
+) {
+  const line: ReleaseRecord = { remote, version, ...event, who: operator(), at: now.toISOString() };
+  appendFileSync(recordsFile(manifestFile), `${JSON.stringify(line)}\n`, { mode: 0o600 });
+}
+
+/** Every event of a remote, oldest first; a line that is not a record (a torn write, an edit) is passed over. */
+export function recordsOf(manifestFile: string, remote: RemoteName): ReleaseRecord[] {
+  const file = recordsFile(manifestFile);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const parsed = JSON.parse(line) as ReleaseRecord;
+        return parsed.remote === remote ? [parsed] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+const when = (record: ReleaseRecord) => `${record.who}, ${record.at.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** A version's verdict in words: the latest check or force, or that it was never checked. */
+export function verdictOf(records: ReleaseRecord[], version: string): string {
+  const mine = records.filter((record) => record.version === version);
+  const verdict = mine.findLast((record) => ['passed', 'refused', 'forced'].includes(record.event));
+  if (!verdict) {
+    const published = mine.find((record) => record.event === 'published');
+    return published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)';
+  }
+  switch (verdict.event) {
+    case 'passed':
+      return `passed (checks ${verdict.seconds.toFixed(1)} s; ${when(verdict)})`;
+    case 'refused':
+      return `refused: ${verdict.why} (${when(verdict)})`;
+    case 'forced':
+      return `forced: ${verdict.reason} (${when(verdict)})`;
+    default:
+      return '';
+  }
+}

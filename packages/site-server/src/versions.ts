@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
+import { defaultRemotesBaseUrl } from './prerender.ts';
+
+/**
+ * A published version's name, as `pnpm release` makes them (`20261124.101500123-3f9a0c1e`): letters, digits, dots,
+ * dashes and underscores, never a path.
+ */
+export const isVersionName = (name: string) => /^[A-Za-z0-9][\w.-]{0,99}$/.test(name) && !name.includes('..');
+
+/** The folder of a published version of a remote under REMOTES_DIR. */
+export const versionDir = (remotesDir: string, remote: RemoteName, version: string) =>
+  join(remotesDir, remotes[remote].folder, version);
+
+/** Whether `version` of `remote` is published under `remotesDir` (a whole build: its entry is there). */
+export const isPublished = (remotesDir: string, remote: RemoteName, version: string) =>
+  isVersionName(version) && existsSync(join(versionDir(remotesDir, remote, version), remoteEntryFile));
+
+/** The entry URL of a published version, where REMOTES_DIR is served: by the site at `/remotes/`, or by a CDN. */
+export const versionEntryUrl = (remote: RemoteName, version: string, remotesBaseUrl = defaultRemotesBaseUrl) =>
+  `${remotesBaseUrl}${remotes[remote].folder}/${version}/${remoteEntryFile}`;
