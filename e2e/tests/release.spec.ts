@@ -56,6 +56,9 @@ test.beforeAll(async () => {
     REMOTES_DIR: join(deployDir, 'remotes'),
     REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
     REMOTES_BASE_URL: `${cdn}/`,
+    // The site server signs nothing; `pnpm preview-link` signs with the same secret, and the site checks it.
+    PREVIEW_SECRET: 'preview-secret-for-the-release-journey-0123456789',
+    PUBLIC_SITE_URL: site,
   };
   // The first deployment of every remote: nothing is live to check them against (the checks have tests of their own).
   for (const { folder } of Object.values(remotes)) {
@@ -69,7 +72,6 @@ test.beforeAll(async () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATA_DIR: join(deployDir, 'data'),
-      PUBLIC_SITE_URL: site,
       REMOTE_ORIGINS: cdn,
     },
     `${site}/remotes.json`,
@@ -153,4 +155,77 @@ test('a released remote is live at the next load, prerendered by the server; an 
   await fresh.reload();
   await expect(fresh.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
   expect(consoleErrors).toEqual([]);
+});
+
+test('a signed preview link shows a candidate to that browser alone, never cached, until it ends or expires', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  // A real build of vendor with other copy, published as a candidate: nothing goes live.
+  const printed = await release(['release', 'vendor', '--candidate'], { VITE_BRAND_NAME: 'Giftwell Preview' });
+  const version = /published (\S+) as a candidate/.exec(printed)![1]!;
+  expect(await servedHtml('/vendor')).toContain('aria-label="Giftwell home"');
+  const previewLink = async (...flags: string[]) =>
+    /^(http:\S+\/__preview\?token=\S+)$/m.exec(await release(['preview-link', 'vendor', version, ...flags]))![1]!;
+
+  const previewer = await (await browser.newContext()).newPage();
+  const visitor = await (await browser.newContext()).newPage();
+  const errors: string[] = [];
+  previewer.on('pageerror', (error) => errors.push(error.message));
+  previewer.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  const pageResponses: Record<string, string>[] = [];
+  previewer.on('response', (response) => {
+    if (response.request().resourceType() === 'document') pageResponses.push(response.headers());
+  });
+
+  await previewer.goto(await previewLink());
+  await expect(previewer).toHaveURL(`${site}/vendor`);
+  await expect(previewer.getByRole('link', { name: 'Giftwell Preview home' }).first()).toBeVisible();
+  const bar = previewer.getByRole('complementary', { name: 'Preview' });
+  await expect(bar).toHaveText(`Preview: vendor ${version} · end preview`);
+  await previewer.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  const previewed = pageResponses.at(-1)!;
+  expect(previewed['cache-control']).toBe('private, no-store');
+  expect(previewed.vary).toContain('Cookie');
+  // Its chunks come from the candidate's own folder on the CDN.
+  expect(await previewer.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name))).toEqual(
+    expect.arrayContaining([expect.stringContaining(`${cdn}/vendor/${version}/`)]),
+  );
+
+  // At the same time, another browser and the server's HTML for everyone else: the live build, no bar.
+  const live = await visitor.goto(`${site}/vendor`);
+  await expect(visitor.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+  await expect(visitor.getByRole('complementary', { name: 'Preview' })).toHaveCount(0);
+  expect(live!.headers()['cache-control']).toBe('no-cache');
+  expect(await servedHtml('/vendor')).not.toContain('Giftwell Preview');
+
+  // A token changed by hand grants nothing.
+  const forged = await (await browser.newContext()).newPage();
+  const token = new URL(await previewLink()).searchParams.get('token')!;
+  await forged.context().addCookies([{ name: 'preview-vendor', value: `${token.slice(0, -2)}xx`, url: site }]);
+  await forged.goto(`${site}/vendor`);
+  await expect(forged.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+  await expect(forged.getByRole('complementary', { name: 'Preview' })).toHaveCount(0);
+
+  // Ending the preview is a link: back on the same page, live.
+  await bar.getByRole('link', { name: 'end preview' }).click();
+  await expect(previewer).toHaveURL(`${site}/vendor`);
+  await expect(previewer.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+  await expect(bar).toHaveCount(0);
+
+  // A short link works until it expires; after that the site ignores it even if the browser still sends it.
+  const shortLink = await previewLink('--hours', '0.002');
+  await previewer.goto(shortLink);
+  await expect(previewer.getByRole('link', { name: 'Giftwell Preview home' }).first()).toBeVisible();
+  const expires =
+    JSON.parse(Buffer.from(new URL(shortLink).searchParams.get('token')!.split('.')[0]!, 'base64url').toString()).e *
+    1000;
+  await previewer.waitForTimeout(Math.max(0, expires - Date.now()) + 1000);
+  await previewer
+    .context()
+    .addCookies([{ name: 'preview-vendor', value: new URL(shortLink).searchParams.get('token')!, url: site }]);
+  await previewer.reload();
+  await expect(previewer.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
+  await expect(bar).toHaveCount(0);
+  expect(errors).toEqual([]);
 });

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { remotes } from '@gift/federation';
+import { releaseCommand } from '../release-commands.ts';
+import { expect, test } from './support.ts';
+
+/**
+ * `pnpm promote` as a team meets it: candidates of the legal remote made from its real build, some broken the way
+ * releases break (a page that throws in the browser only, one that throws in the server render, a build against
+ * another major of React, a build 30% heavier), checked in Chromium on a temporary site server before any switch.
+ */
+const legalDist = fileURLToPath(new URL('../../legal/dist/', import.meta.url));
+let deployDir = '';
+let env: NodeJS.ProcessEnv = {};
+
+const manifest = () => JSON.parse(readFileSync(env.REMOTES_MANIFEST!, 'utf8')) as Record<string, string>;
+const liveLegal = () => /\/legal\/([^/]+)\//.exec(manifest().legal!)![1]!;
+
+/** A command that must succeed; what it printed. */
+async function succeeds(args: string[]) {
+  const { code, printed } = await releaseCommand(args, env);
+  expect(code, `${args.join(' ')}: ${printed}`).toBe(0);
+  return printed;
+}
+
+/** The exposed privacy page's own chunk, as the build's federation manifest names it. */
+function privacyChunk(dist: string) {
+  const federation = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as {
+    exposes: { path: string; assets: { js: { sync: string[] } } }[];
+  };
+  const sync = federation.exposes.find((expose) => expose.path === './privacy-page')!.assets.js.sync;
+  return join(
+    dist,
+    sync.find((file) => file.includes('privacy-page'))!,
+  );
+}
+
+/** Changes a built file; its Brotli copy goes, so the change is what is served. */
+function rewrite(file: string, change: (text: string) => string) {
+  writeFileSync(file, change(readFileSync(file, 'utf8')));
+  rmSync(`${file}.br`, { force: true });
+}
+
+/** Publishes a candidate of legal: its real build, changed by `breakIt`; resolves with the version. */
+async function candidate(breakIt: (dist: string) => void = () => {}) {
+  const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
+  cpSync(legalDist, dist, { recursive: true });
+  breakIt(dist);
+  const printed = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
+  rmSync(dist, { recursive: true, force: true });
+  return /published (\S+) as a candidate/.exec(printed)![1]!;
+}
+
+/** A promote that must be refused, leaving the manifest exactly as it was; what it printed. */
+async function refused(version: string, ...flags: string[]) {
+  const before = readFileSync(env.REMOTES_MANIFEST!, 'utf8');
+  const { code, printed } = await releaseCommand(['promote', 'legal', version, ...flags], env);
+  expect(code, printed).toBe(1);
+  expect(readFileSync(env.REMOTES_MANIFEST!, 'utf8')).toBe(before);
+  expect(printed).toContain(
+    `legal ${version} did not go live; the manifest is as it was (${liveLegal()} is still live)`,
+  );
+  return printed;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  deployDir = mkdtempSync(join(tmpdir(), 'promote-journey-'));
+  env = { ...process.env, REMOTES_DIR: join(deployDir, 'remotes'), REMOTES_MANIFEST: join(deployDir, 'remotes.json') };
+  for (const { folder } of Object.values(remotes)) {
+    await succeeds(['release', folder, '--prebuilt', '--force', '--reason', 'first deployment']);
+  }
+});
+
+test.afterAll(() => rmSync(deployDir, { recursive: true, force: true }));
+
+test('a good candidate passes every check in under a minute and goes live', async () => {
+  test.setTimeout(120_000);
+  const before = liveLegal();
+  const version = await candidate();
+  expect(liveLegal()).toBe(before);
+  const printed = await succeeds(['promote', 'legal', version]);
+  for (const check of ['shared modules', 'server render', 'browser 375 px', 'browser 1280 px', 'weight']) {
+    expect(printed).toMatch(new RegExp(`^  ok +${check}: `, 'm'));
+  }
+  expect(printed).toContain('/privacy, /terms, and / (consumer, control): hydrated, no error');
+  expect(printed).toMatch(/weight: [\d.]+ KiB of JavaScript \(brotli\) on its routes, live [\d.]+ KiB: \+0\.0%/);
+  const seconds = Number(/checks passed in ([\d.]+) s/.exec(printed)![1]);
+  expect(seconds).toBeLessThan(60);
+  expect(printed).toContain(`legal: ${before} -> ${version}`);
+  expect(liveLegal()).toBe(version);
+});
+
+test('a page that throws in the browser only is refused: route, viewport and the error named', async () => {
+  test.setTimeout(120_000);
+  const version = await candidate((dist) =>
+    rewrite(privacyChunk(dist), (code) => `throw new Error("privacy page broke in the browser");${code}`),
+  );
+  const printed = await refused(version);
+  expect(printed).toMatch(/^ {2}ok +server render: /m);
+  expect(printed).toMatch(
+    /^Refused: browser 375 px: \/privacy: (page|console) error: .*privacy page broke in the browser$/m,
+  );
+  expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: /m);
+});
+
+test('a page that throws in the server render is refused', async () => {
+  test.setTimeout(120_000);
+  const version = await candidate((dist) =>
+    rewrite(
+      join(dist, 'ssr', 'privacy-page.js'),
+      (code) => `throw new Error("privacy page broke on the server");\n${code}`,
+    ),
+  );
+  const printed = await refused(version);
+  expect(printed).toMatch(/^Refused: server render: \/privacy: privacy page broke on the server$/m);
+});
+
+test('a build against another major of React is refused with both versions named', async () => {
+  test.setTimeout(120_000);
+  const version = await candidate((dist) =>
+    rewrite(join(dist, 'mf-manifest.json'), (text) => {
+      const federation = JSON.parse(text) as { shared: { name: string; version: string; requiredVersion: string }[] };
+      for (const shared of federation.shared.filter((module) => module.name.startsWith('react'))) {
+        shared.version = '18.3.1';
+        shared.requiredVersion = '^18.3.1';
+      }
+      return JSON.stringify(federation);
+    }),
+  );
+  const printed = await refused(version);
+  expect(printed).toMatch(
+    /^Refused: shared modules: react: the shell provides 19\.\d+\.\d+, the candidate was built with 18\.3\.1 and requires \^18\.3\.1;/m,
+  );
+});
+
+test('a build 30% heavier is refused unless --allow-heavier; the figure is printed either way', async () => {
+  test.setTimeout(180_000);
+  const version = await candidate((dist) => {
+    // Incompressible bytes, about a third of what the remote's scripts weigh in Brotli.
+    const chunk = privacyChunk(dist);
+    const padding = randomBytes(Math.round(statSync(`${chunk}.br`).size * 0.3 + 5_000)).toString('base64');
+    rewrite(chunk, (code) => `${code}\nexport const padding = "${padding}";\n`);
+  });
+  const printed = await refused(version);
+  const change = Number(/^Refused: weight: .* live [\d.]+ KiB: \+([\d.]+)% \(allowed \+10%\)$/m.exec(printed)![1]);
+  expect(change).toBeGreaterThan(25);
+  expect(change).toBeLessThan(45);
+
+  const allowed = await succeeds(['promote', 'legal', version, '--allow-heavier']);
+  expect(allowed).toMatch(/^ {2}ok +weight: .*: \+[\d.]+% \(allowed \+10%\), heavier allowed \(--allow-heavier\)$/m);
+  expect(liveLegal()).toBe(version);
+});
+
+test('--force --reason skips the checks, and pnpm releases shows every verdict and who gave it', async () => {
+  test.setTimeout(120_000);
+  const broken = await candidate((dist) =>
+    rewrite(join(dist, 'ssr', 'privacy-page.js'), (code) => `throw new Error("broken on purpose");\n${code}`),
+  );
+  const { code, printed } = await releaseCommand(['promote', 'legal', broken, '--force'], env);
+  expect(code).toBe(1);
+  expect(printed).toContain('--force needs --reason');
+
+  const forced = await succeeds(['promote', 'legal', broken, '--force', '--reason', 'legal text due today']);
+  expect(forced).toContain('Checks skipped (--force): legal text due today');
+  expect(liveLegal()).toBe(broken);
+
+  const list = await succeeds(['releases', 'legal']);
+  const who = process.env.USER ?? 'root';
+  expect(list).toMatch(
+    new RegExp(
+      `^\\* ${broken}  forced: legal text due today \\(${who}, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)  \\(live\\)$`,
+      'm',
+    ),
+  );
+  expect(list).toMatch(/^ {2}\S+ {2}refused: browser 375 px: \/privacy: .*privacy page broke in the browser/m);
+  expect(list).toMatch(/^ {2}\S+ {2}refused: server render: \/privacy: privacy page broke on the server/m);
+  expect(list).toMatch(/^ {2}\S+ {2}refused: shared modules: react: /m);
+  expect(list).toMatch(/^ {2}\S+ {2}passed \(checks [\d.]+ s; /m);
+  expect(list).toMatch(/^ {2}\S+ {2}forced: first deployment /m);
+  await succeeds(['rollback', 'legal']);
+});
+
+test('promotes at once: two of one remote take turns, another remote’s is checked beside them; all switch', async () => {
+  test.setTimeout(240_000);
+  const [first, second] = [await candidate(), await candidate()];
+  const vendorDist = fileURLToPath(new URL('../../vendor/dist/', import.meta.url));
+  const vendor = /published (\S+) as a candidate/.exec(
+    await succeeds(['release', 'vendor', '--candidate', '--from', vendorDist]),
+  )![1]!;
+
+  const runs = await Promise.all([
+    releaseCommand(['promote', 'legal', first!], env),
+    releaseCommand(['promote', 'vendor', vendor], env),
+    releaseCommand(['promote', 'legal', second!], env),
+  ]);
+  for (const run of runs) expect(run.code, run.printed).toBe(0);
+  // One of the two legal promotes waited for the other; the vendor one waited for neither.
+  expect(runs.filter((run) => run.printed.includes('Waiting for the release of legal'))).toHaveLength(1);
+  expect(runs[1]!.printed).not.toContain('Waiting');
+  expect(manifest().vendor).toContain(`/vendor/${vendor}/`);
+  // The one that went second is live, and it went live from the first.
+  const waited = runs[0]!.printed.includes('Waiting') ? first : second;
+  const other = waited === first ? second : first;
+  expect(liveLegal()).toBe(waited);
+  expect(runs.find((run) => run.printed.includes(`legal: ${other} -> ${waited}`))).toBeDefined();
+});
