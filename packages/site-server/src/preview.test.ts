@@ -137,6 +137,12 @@ describe('a site server with previews', () => {
       expect(logs.find((line) => line.msg === 'Preview cookie ignored')?.reason).toBe(reason);
       expect(String(response.headers['set-cookie'])).toMatch(/^preview-legal=; Max-Age=0;/);
     }
+    // A valid grant for legal, sent in the cookie of another remote, previews nothing.
+    logs.length = 0;
+    const misplaced = await app.inject({ url: '/privacy', cookies: { 'preview-vendor': token() } });
+    expect(manifestIn(misplaced.body).legal).toBe(`/remotes/legal/${live}/remoteEntry.js`);
+    expect(misplaced.body).not.toContain('Preview:');
+    expect(logs.find((line) => line.msg === 'Preview cookie ignored')?.reason).toBe('another remote');
     // A link that grants nothing says so, and sets nothing.
     const link = await app.inject({ url: `/__preview?token=${cases.forged}` });
     expect(link.statusCode).toBe(403);

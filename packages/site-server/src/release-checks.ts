@@ -194,12 +194,27 @@ export async function checkCandidate(
   const live = servedHere(subject.live, deployment);
   const candidate = { ...live, [remote]: versionEntryUrl(remote, version) };
   const closers: (() => Promise<unknown>)[] = [];
+  const finished = (): CheckReport => {
+    const failed = results.find((result) => !result.ok);
+    return {
+      passed: !failed,
+      results,
+      failure: failed && `${failed.check}: ${failed.detail}`,
+      seconds: (performance.now() - started) / 1000,
+    };
+  };
 
   try {
     // 1. Shared modules: what the candidate asks for, against what the shell provides.
     try {
+      const shellManifest = join(deployment.root, 'shell', 'dist', 'mf-manifest.json');
+      if (!existsSync(shellManifest)) {
+        throw new Error(
+          "the shell's build records no shared modules (shell/dist/mf-manifest.json): rebuild it with pnpm --filter shell build",
+        );
+      }
       const conflicts = sharedModuleConflicts(
-        sharedModulesOf(join(deployment.root, 'shell', 'dist', 'mf-manifest.json')),
+        sharedModulesOf(shellManifest),
         sharedModulesOf(join(versionDir(deployment.remotesDir, remote, version), 'mf-manifest.json')),
       );
       report(
@@ -209,6 +224,12 @@ export async function checkCandidate(
       );
     } catch (error) {
       report('shared modules', false, firstLine((error as Error).message));
+    }
+
+    // A build that cannot run on the shell's React or router is not worth rendering: refused at once.
+    if (!results[0]!.ok) {
+      log('  (the other checks did not run: the candidate cannot run on the shell it would join)');
+      return finished();
     }
 
     // 2. Server render of every route the remote owns, as the site server renders it.
@@ -287,11 +308,5 @@ export async function checkCandidate(
     rmSync(folder, { recursive: true, force: true });
   }
 
-  const failed = results.find((result) => !result.ok);
-  return {
-    passed: !failed,
-    results,
-    failure: failed && `${failed.check}: ${failed.detail}`,
-    seconds: (performance.now() - started) / 1000,
-  };
+  return finished();
 }

@@ -158,7 +158,8 @@ export interface PublishOptions {
 
 /**
  * Publishes a new version of a remote: built afresh (or copied from its `dist` or another folder) into a hidden
- * folder, then renamed into place in one step. A version folder is never written again; one that exists is refused.
+ * folder, then renamed into place in one step, and recorded. A version folder is never written again; one that
+ * exists is refused.
  */
 export function publishBuild(
   settings: ReleaseSettings,
@@ -189,6 +190,7 @@ export function publishBuild(
       throw new ReleaseError(`Version ${version} of ${remote} exists already; nothing was changed.`);
     }
     renameSync(incoming, join(dir, version));
+    record(settings.manifestFile, remote, version, { event: 'published' });
     return version;
   } finally {
     rmSync(incoming, { recursive: true, force: true });
@@ -342,11 +344,7 @@ export async function publishCandidate(
   return oneReleaseAtATime(
     settings,
     remote,
-    async () => {
-      const version = publishBuild(settings, remote, options);
-      record(settings.manifestFile, remote, version, { event: 'published' });
-      return version;
-    },
+    async () => publishBuild(settings, remote, options),
     waitNotice(remote, options.log),
   );
 }
@@ -363,11 +361,7 @@ export async function release(
   return oneReleaseAtATime(
     settings,
     remote,
-    async () => {
-      const version = publishBuild(settings, remote, options);
-      record(settings.manifestFile, remote, version, { event: 'published' });
-      return promoteLocked(settings, remote, version, options);
-    },
+    async () => promoteLocked(settings, remote, publishBuild(settings, remote, options), options),
     waitNotice(remote, options.log),
   );
 }
