@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig } from './config.ts';
@@ -6,7 +7,7 @@ import { deletionRequests } from './deletion-requests/repository.ts';
 import { deletionRequestRoutes } from './deletion-requests/routes.ts';
 import { apiErrorHandler } from './http/errors.ts';
 import { rateLimitsFor } from './http/guards.ts';
-import { formContentType, parseFormBody } from './http/form-posts.ts';
+import { formContentType, formOutcomeCookies, parseFormBody } from './http/form-posts.ts';
 import { healthRoutes } from './health/routes.ts';
 import { textFormats } from '@gift/contracts';
 import { startOutboxWorker } from './mail/worker.ts';
@@ -42,7 +43,11 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
   app.addHook('onClose', async () => outbox.stop());
 
   healthRoutes(app, { db });
+  // The form-outcome cookies are read and set through @fastify/cookie: the host's (the site server registers it for
+  // its pages too), or the API's own when it runs alone.
+  if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   const limits = rateLimitsFor(db);
+  const outcomes = formOutcomeCookies(config.cookieSecrets);
   deletionRequestRoutes(app, {
     requests: deletionRequests(db, {
       siteUrl: config.siteUrl,
@@ -51,7 +56,8 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
     }),
     config,
     limits,
+    outcomes,
     onQueued: outbox.kick,
   });
-  locationShareRoutes(app, { db, config, limits });
+  locationShareRoutes(app, { db, config, limits, outcomes });
 }

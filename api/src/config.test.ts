@@ -14,14 +14,31 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('in production', () => {
-  const production = { NODE_ENV: 'production', PUBLIC_SITE_URL: 'https://gifts.example', LOG_HASH_SECRET: 's3cret' };
+  const production = {
+    NODE_ENV: 'production',
+    PUBLIC_SITE_URL: 'https://gifts.example',
+    LOG_HASH_SECRET: 's3cret',
+    COOKIE_SECRET: 'c'.repeat(32),
+  };
 
   it('starts with the public address and the log key set', () => {
     expect(readConfig(production)).toMatchObject({ siteUrl: 'https://gifts.example', logHashSecret: 's3cret' });
   });
 
-  it.each(['PUBLIC_SITE_URL', 'LOG_HASH_SECRET'])('refuses to start without %s', (name) => {
+  it.each(['PUBLIC_SITE_URL', 'LOG_HASH_SECRET', 'COOKIE_SECRET'])('refuses to start without %s', (name) => {
     expect(() => readConfig({ ...production, [name]: '' })).toThrow(`${name} must be set in production`);
+  });
+});
+
+describe('COOKIE_SECRET', () => {
+  it('is one secret, or two while rotating, each of 32 characters or more', () => {
+    expect(readConfig({ COOKIE_SECRET: 'a'.repeat(32) }).cookieSecrets).toEqual(['a'.repeat(32)]);
+    expect(readConfig({ COOKIE_SECRET: `${'a'.repeat(32)}, ${'b'.repeat(40)}` }).cookieSecrets).toEqual([
+      'a'.repeat(32),
+      'b'.repeat(40),
+    ]);
+    expect(() => readConfig({ COOKIE_SECRET: 'short' })).toThrow(/at least 32 characters/);
+    expect(() => readConfig({ COOKIE_SECRET: ['a', 'b', 'c'].map((c) => c.repeat(32)).join(',') })).toThrow(/or two/);
   });
 });
 

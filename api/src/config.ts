@@ -38,6 +38,8 @@ export interface ApiConfig {
   trustProxy: false | number | string;
   /** Key of the hash that stands for an email address in the logs. */
   logHashSecret: string;
+  /** Keys of the form-outcome cookies' signatures: the first signs, each verifies (two while one replaces the other). */
+  cookieSecrets: string[];
   /** Days a shared location is kept after its last update. */
   locationRetentionDays: number;
   /** New share-link tokens one client may store a day. */
@@ -99,6 +101,24 @@ export function readTrustProxy(value: string | undefined): false | number | stri
   return setting;
 }
 
+/**
+ * COOKIE_SECRET: one secret, or two comma-separated while rotating (the first signs, both verify), 32 characters or
+ * more. Required in production, where several processes must agree; elsewhere one for this process stands in.
+ */
+function readCookieSecrets(env: NodeJS.ProcessEnv): string[] {
+  const secrets = required(env, 'COOKIE_SECRET', processSecret, 'it signs the outcome a form post shows on its page.')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
+  if (secrets.length === 0 || secrets.length > 2) {
+    throw new Error('COOKIE_SECRET must hold one secret, or two comma-separated while rotating');
+  }
+  if (secrets.some((secret) => secret.length < 32)) {
+    throw new Error('Each COOKIE_SECRET must be at least 32 characters long (openssl rand -hex 32)');
+  }
+  return secrets;
+}
+
 /** A setting production cannot run without; elsewhere `fallback` stands in. */
 function required(env: NodeJS.ProcessEnv, name: string, fallback: string, why: string): string {
   const value = env[name];
@@ -143,6 +163,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       processSecret,
       'it keys the hash that stands for email addresses in the logs.',
     ),
+    cookieSecrets: readCookieSecrets(env),
     locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
     locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
     ...readWebhook(env),

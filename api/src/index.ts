@@ -2,5 +2,5 @@ export { apiPlugin } from './api-plugin.ts';
 export { readConfig, type ApiConfig } from './config.ts';
 export { openMigratedDatabase, type Db } from './db/database.ts';
 export { httpServerOptions, loggerOptions, trustedHops } from './server.ts';
-export { clearOutcome, readOutcome } from './http/form-posts.ts';
+export { formOutcomeCookies, type FormOutcomeCookies } from './http/form-posts.ts';
 export { closeOnSignal } from './shutdown.ts';

@@ -1,22 +1,46 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import Fastify, { type FastifyHttpOptions, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyHttpOptions, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { apiPrefix } from '@gift/contracts';
 import { apiPlugin } from './api-plugin.ts';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 
-/** Logger settings shared by the API and the site server: a request id on every line, no personal data. */
+/**
+ * An address as the logs keep it: a share link's token (`/share-location/<token>`, which lets anyone post to that
+ * share) and any `token=` in the query (a preview link) are replaced by `[token]`.
+ */
+export const withoutTokens = (url: string) =>
+  url.replace(/^(\/share-location\/)[^/?#]+/i, '$1[token]').replace(/([?&]token=)[^&#]*/gi, '$1[token]');
+
+/** Logger settings shared by the API and the site server: a request id on every line, no personal data, no tokens. */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'body', 'req.body'], remove: true },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: withoutTokens(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
   };
 }
 
+/** A request id a client (or the proxy in front) sent, when it is short and plain enough to write into logs. */
+export const isPlainRequestId = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value);
+
+/** The client's `X-Request-Id` when it is plain (a proxy's trace id), otherwise a new one. */
 export const requestIdOptions = {
-  requestIdHeader: 'x-request-id',
-  genReqId: () => randomUUID(),
+  requestIdHeader: false,
+  genReqId: (request) => {
+    const sent = request.headers['x-request-id'];
+    return isPlainRequestId(sent) ? sent : randomUUID();
+  },
 } satisfies FastifyServerOptions;
 
 /**
@@ -57,7 +81,10 @@ export async function createApiServer({
     trustProxy: trustedHops(config.trustProxy),
   });
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply
+      .header('x-request-id', request.id)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cross-Origin-Resource-Policy', 'same-origin');
   });
   await app.register(apiPlugin, { prefix: apiPrefix, db, config });
   return app;

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { readConfig, type ApiConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
+import { formOutcomeCookies } from '../src/http/form-posts.ts';
 import { createApiServer } from '../src/server.ts';
 
 /** The API on a real SQLite file (or the given database), with a logger whose lines the test can read. */
@@ -31,6 +32,29 @@ export async function testApi(
   });
   const app = await createApiServer({ db, config, logger: { level: 'info', stream } });
   return { app, logLines, config };
+}
+
+/** The cookies an answer sets, as the browser sends them back (name to value). */
+export function cookiesSet(response: { headers: Record<string, unknown> }): Record<string, string> {
+  const lines = [response.headers['set-cookie'] ?? []].flat().map(String);
+  return Object.fromEntries(
+    lines.map((line) => {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      return [pair.slice(0, at), decodeURIComponent(pair.slice(at + 1))];
+    }),
+  );
+}
+
+/**
+ * What the page a native form post sent the browser to will show: the outcome its cookies carry, read as the site
+ * server reads them (with the test API's cookie secret).
+ */
+export function outcomeIn(response: { headers: Record<string, unknown> }, page: string) {
+  return formOutcomeCookies(readConfig({}).cookieSecrets).read(
+    { cookies: cookiesSet(response), protocol: 'http' },
+    page,
+  );
 }
 
 export const validBody = { name: 'Ann Lee', email: 'Ann@Example.com', reason: 'I no longer use the app.' };

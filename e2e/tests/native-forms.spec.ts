@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { deflateRawSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { exampleShareLink } from '../example-pages.ts';
 import { dataDir } from '../playwright.config.ts';
@@ -39,6 +40,25 @@ test.describe('the deletion form without JavaScript', () => {
     await page.goForward();
     expect(posts, 'no post after the first').toHaveLength(1);
     expect(storedEmails().filter((stored) => stored === email)).toHaveLength(1);
+  });
+
+  test('a planted outcome cookie shows nothing on the page: only the server’s signed ones are read', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    // What the page used to take as is: the outcome, deflated and base64url-encoded, unsigned.
+    const forged = deflateRawSync(
+      JSON.stringify({ form: 'delete-account', outcome: 'refused', message: 'Call 0800 123 to keep your account' }),
+    ).toString('base64url');
+    for (const value of [forged, `${forged}.${'A'.repeat(43)}`]) {
+      await context.clearCookies();
+      await context.addCookies([{ name: 'form-outcome.0', value, url: `${baseURL}/delete-account` }]);
+      await page.goto('/delete-account');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.locator('p[role="status"]')).toBeEmpty();
+      await expect(page.getByText('Call 0800 123')).toHaveCount(0);
+    }
   });
 
   test('an empty reason gives the spec’s message and keeps what was typed, out of the address', async ({ page }) => {

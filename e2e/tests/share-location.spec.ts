@@ -1,6 +1,6 @@
 import { expect, test } from './support.ts';
 
-const token = 'gift_4f2a9c7d1e8b3a6f';
+const token = 'gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7';
 const link = `/share-location/${token}`;
 
 test('no byte of the share-location remote loads until one of its addresses is visited', async ({ page }) => {

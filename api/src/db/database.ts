@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -18,6 +18,12 @@ const pools = new WeakMap<Db, pg.Pool>();
 /** The connection pool under a PostgreSQL database, for what needs one of its own (the shared rate limits). */
 export const postgresPoolOf = (db: Db): pg.Pool | undefined => pools.get(db);
 
+/** A folder only this user may open (0700), made when missing and tightened when it was not. */
+export function privateFolder(path: string) {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
+}
+
 /** SQLite file under the data directory by default, PostgreSQL when a URL names one. One query codebase either way. */
 export function openDatabase({ databaseUrl, dataDir }: DatabaseOptions): Db {
   if (databaseUrl) {
@@ -26,8 +32,13 @@ export function openDatabase({ databaseUrl, dataDir }: DatabaseOptions): Db {
     pools.set(db, pool);
     return db;
   }
-  mkdirSync(dataDir, { recursive: true });
-  const file = new SQLite(join(dataDir, 'requests.sqlite'));
+  // Requests, addresses and (in the outbox folder) live links: for the service's user alone. SQLite gives its WAL
+  // and shared-memory files the database file's mode.
+  privateFolder(dataDir);
+  const path = join(dataDir, 'requests.sqlite');
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+  const file = new SQLite(path);
   // WAL for concurrent readers; FULL so that a committed request survives a power cut, not only a crash.
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = FULL');

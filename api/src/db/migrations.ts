@@ -175,6 +175,19 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  '2026-11-25-01-mailbox-cap': {
+    async up(db: Kysely<unknown>) {
+      // The cap on confirmation mails counts per mailbox, not per stored address: a row per mailbox, changed by one
+      // compare-and-set, so that submits for `v+1@` and `v+2@` arriving together send one mail.
+      await db.schema
+        .createTable('confirmation_mailboxes')
+        .addColumn('mailbox', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('last_sent_at', 'varchar(32)')
+        .addColumn('day_started_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('sent_in_day', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -108,7 +108,20 @@ export interface LeaseTable {
   until: string;
 }
 
+/**
+ * The confirmation mails one mailbox got (`v+1@` and `v+2@` are one mailbox): its key is a SHA-256 of the folded
+ * address, and a row is forgotten a day after its last mail.
+ */
+export interface ConfirmationMailboxTable {
+  mailbox: string;
+  last_sent_at: string | null;
+  /** The start of the 24 hours that `sent_in_day` counts. */
+  day_started_at: string;
+  sent_in_day: number;
+}
+
 export interface Database {
+  confirmation_mailboxes: ConfirmationMailboxTable;
   confirmation_tokens: ConfirmationTokenTable;
   email_outbox: EmailOutboxTable;
   deletion_requests: DeletionRequestTable;

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
-import { readOutcome } from '../http/form-posts.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
-import { countRows, testApi, validBody } from '../../test/app.ts';
+import { readConfig } from '../config.ts';
+import { formOutcomeCookies } from '../http/form-posts.ts';
+import { cookiesSet, countRows, outcomeIn, testApi, validBody } from '../../test/app.ts';
 
 // The deletion form posted natively (before the page's scripts run, or without them), as a browser sends it.
 let db: Db;
@@ -18,11 +19,7 @@ const formPost = (fields: Record<string, string> | string, headers: Record<strin
   });
 
 /** What the page the browser is sent to will show: the outcome its cookies carry. */
-function outcomeOf(response: Awaited<ReturnType<typeof formPost>>) {
-  const setCookies = [response.headers['set-cookie'] ?? []].flat();
-  const cookie = setCookies.map((line) => line.split(';')[0]).join('; ');
-  return readOutcome({ headers: { cookie } } as FastifyRequest);
-}
+const outcomeOf = (response: Awaited<ReturnType<typeof formPost>>) => outcomeIn(response, '/delete-account');
 
 beforeEach(async () => {
   db = (await sqliteDatabase()).db;
@@ -45,7 +42,7 @@ describe('the deletion form posted natively', () => {
 
   it('keeps the outcome in short-lived cookies that only the form’s page receives, out of scripts’ reach', async () => {
     const [cookie] = [(await formPost(validBody)).headers['set-cookie'] ?? []].flat();
-    expect(cookie).toMatch(/; Path=\/delete-account; Max-Age=60; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(/^form-outcome\.0=[^;]+; Max-Age=60; Path=\/delete-account; HttpOnly; SameSite=Lax$/);
   });
 
   it('gives back what was typed, with the spec’s reason, when the email or the reason is empty', async () => {
@@ -138,5 +135,77 @@ describe('the deletion form posted natively', () => {
   it('refuses a post a browser marks cross-site even without an Origin', async () => {
     const response = await formPost(validBody, { 'sec-fetch-site': 'cross-site' });
     expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('the cookies that carry a form’s outcome to its page', () => {
+  const secret = 'n'.repeat(32);
+  const oldSecret = 'o'.repeat(32);
+  const page = '/delete-account';
+  const outcome = { form: 'delete-account', outcome: 'refused', message: 'Call 0800 SCAM to keep your account' };
+  const request = (cookies: Record<string, string>, protocol: 'http' | 'https' = 'http') => ({ cookies, protocol });
+  /** The cookies a browser sends back after `redirect` set them. */
+  const sentBack = (signedBy: string[], forPage = page) => {
+    const cookies: Record<string, string> = {};
+    const reply = {
+      setCookie: (name: string, value: string) => ((cookies[name] = value), reply),
+      code: () => reply,
+      header: () => reply,
+      send: () => reply,
+    };
+    formOutcomeCookies(signedBy).redirect(request({}) as never, reply as never, forPage, outcome as never);
+    return cookies;
+  };
+
+  it('are signed: a planted, unsigned or altered cookie shows nothing on the page', () => {
+    const reader = formOutcomeCookies([secret]);
+    const genuine = sentBack([secret]);
+    expect(reader.read(request(genuine), page)).toEqual(outcome);
+    const value = genuine['form-outcome.0']!;
+    const unsigned = value.slice(0, value.lastIndexOf('.'));
+    expect(reader.read(request({ 'form-outcome.0': unsigned }), page)).toBeUndefined();
+    expect(reader.read(request({ 'form-outcome.0': `${unsigned}.${'A'.repeat(43)}` }), page)).toBeUndefined();
+    expect(reader.read(request({ 'form-outcome.0': `${unsigned.slice(0, -2)}AA.${value.split('.')[1]}` }), page)).toBe(
+      undefined,
+    );
+    expect(reader.read(request(sentBack(['x'.repeat(32)])), page)).toBeUndefined();
+  });
+
+  it('are read on their own page only', () => {
+    expect(formOutcomeCookies([secret]).read(request(sentBack([secret], '/share-location/abc')), page)).toBeUndefined();
+  });
+
+  it('signed with the secret being replaced are still read while both are configured', () => {
+    const rotating = formOutcomeCookies([secret, oldSecret]);
+    expect(rotating.read(request(sentBack([oldSecret])), page)).toEqual(outcome);
+    expect(formOutcomeCookies([secret]).read(request(sentBack([oldSecret])), page)).toBeUndefined();
+  });
+
+  it('carry the __Host- prefix on https, for the whole site, and only for this host', async () => {
+    const { app: behindProxy } = await testApi(db, { trustProxy: 1 });
+    const response = await behindProxy.inject({
+      method: 'POST',
+      url: '/api/delete-account',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        host: 'site.example',
+        origin: 'https://site.example',
+        'x-forwarded-proto': 'https',
+      },
+      payload: new URLSearchParams(validBody).toString(),
+    });
+    expect(response.statusCode).toBe(303);
+    const [cookie] = [response.headers['set-cookie'] ?? []].flat();
+    expect(cookie).toMatch(/^__Host-form-outcome\.0=[^;]+; Max-Age=60; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(cookie).not.toContain('Domain');
+    const reader = formOutcomeCookies(readConfig({}).cookieSecrets);
+    const back = cookiesSet(response);
+    expect(reader.read(request(back, 'https'), page)).toEqual({ form: 'delete-account', outcome: 'submitted' });
+    // The same cookie without its prefix could have been planted by another host or over http: ignored on https.
+    const unprefixed = Object.fromEntries(
+      Object.entries(back).map(([name, value]) => [name.replace('__Host-', ''), value]),
+    );
+    expect(reader.read(request(unprefixed, 'https'), page)).toBeUndefined();
+    await behindProxy.close();
   });
 });

@@ -132,6 +132,41 @@ describe.each(backends)('confirmation by the owner of the address on %s', (_name
     await db.destroy();
   });
 
+  it('sends one mail to one mailbox however many of its sub-addresses ask, and the next after its wait', async () => {
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const db = await open();
+    const requests = deletionRequests(db, { now });
+    const mailsTo = async () =>
+      (await db.selectFrom('email_outbox').select('to_address').execute()).map((row) => row.to_address);
+    const addresses = ['v+1@example.com', 'v+2@example.com', 'V+3@Example.com', 'v@example.com', 'v+4@example.com'];
+    const results = [];
+    for (const email of addresses) results.push(await requests.submit({ ...request, email: email.toLowerCase() }));
+    expect(results.map((result) => result.created)).toEqual([true, true, true, true, true]);
+    expect(results.filter((result) => result.emailed)).toHaveLength(1);
+    expect(await mailsTo()).toEqual(['v+1@example.com']);
+    // At Gmail, dots do not count either; another mailbox is not held back.
+    await requests.submit({ ...request, email: 'a.n.n@gmail.com' });
+    await requests.submit({ ...request, email: 'ann+x@googlemail.com' });
+    await requests.submit({ ...request, email: 'w@example.com' });
+    expect(await mailsTo()).toEqual(['v+1@example.com', 'a.n.n@gmail.com', 'w@example.com']);
+    clock = new Date(clock.getTime() + 16 * 60_000);
+    expect((await requests.submit({ ...request, email: 'v+2@example.com' })).emailed).toBe(true);
+    expect(await mailsTo()).toContain('v+2@example.com');
+    await db.destroy();
+  });
+
+  it('sends one mail when sub-addresses of one mailbox ask at the same moment', async () => {
+    const db = await open();
+    const requests = deletionRequests(db);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => requests.submit({ ...request, email: `z+${index}@example.com` })),
+    );
+    expect(results.filter((result) => result.created)).toHaveLength(10);
+    expect(results.filter((result) => result.emailed)).toHaveLength(1);
+    expect(await db.selectFrom('email_outbox').select('id').execute()).toHaveLength(1);
+    await db.destroy();
+  });
+
   it('queues one more link, not several, when twenty repeats arrive at once after the last one aged', async () => {
     clock = new Date('2026-11-22T10:00:00.000Z');
     const db = await open();

@@ -7,6 +7,7 @@ import { queueEmail } from '../mail/outbox.ts';
 import { queueWebhook } from '../webhooks/queue.ts';
 import { confirmationEmail } from './confirmation-email.ts';
 import { deadlineOf, extensionRefusal } from './deadline.ts';
+import { mailboxKey } from './email.ts';
 import { completedEmail, extendedEmail, rejectedEmail } from './outcome-emails.ts';
 
 export interface NewDeletionRequest {
@@ -168,34 +169,59 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
   }
 
   /**
-   * Claims the right to send an unconfirmed request another link: not within 15 minutes of the last one, nor more
-   * than 3 a day. One compare-and-set statement, so that requests arriving together claim it once: PostgreSQL
-   * re-checks the condition on the row a concurrent claim has just changed, and SQLite runs one writer at a time.
+   * Claims the right to send a confirmation mail to the mailbox `email` delivers to (`v+1@` and `v+2@` are one):
+   * not within 15 minutes of its last one, nor more than 3 in 24 hours. One compare-and-set on the mailbox's row, so
+   * that submits arriving together claim it once: PostgreSQL re-checks the condition on the row a concurrent claim has
+   * just changed, and SQLite runs one writer at a time.
    */
-  async function claimResend(trx: Transaction<Database>, reference: string, at: Date): Promise<boolean> {
+  async function claimMail(trx: Transaction<Database>, email: string, at: Date): Promise<boolean> {
+    const mailbox = createHash('sha256').update(mailboxKey(email)).digest('hex');
+    const now = at.toISOString();
+    const dayAgo = new Date(at.getTime() - 86_400_000).toISOString();
+    await trx
+      .insertInto('confirmation_mailboxes')
+      .values({ mailbox, last_sent_at: null, day_started_at: now, sent_in_day: 0 })
+      .onConflict((conflict) => conflict.column('mailbox').doNothing())
+      .execute();
     const claimed = await trx
+      .updateTable('confirmation_mailboxes')
+      .set((eb) => {
+        const newDay = eb('day_started_at', '<=', dayAgo);
+        return {
+          last_sent_at: now,
+          day_started_at: eb.case().when(newDay).then(now).else(eb.ref('day_started_at')).end(),
+          sent_in_day: eb
+            .case()
+            .when(newDay)
+            .then(1)
+            .else(eb('sent_in_day', '+', 1))
+            .end(),
+        };
+      })
+      .where('mailbox', '=', mailbox)
+      .where((eb) =>
+        eb.and([
+          eb.or([
+            eb('last_sent_at', 'is', null),
+            eb('last_sent_at', '<', new Date(at.getTime() - resendAfterMs).toISOString()),
+          ]),
+          eb.or([eb('day_started_at', '<=', dayAgo), eb('sent_in_day', '<', maxEmailsPerDay)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1;
+  }
+
+  /** Whether the unconfirmed request `reference` may be sent another link, claimed for it when it may. */
+  async function claimResend(trx: Transaction<Database>, reference: string, email: string, at: Date) {
+    if (!(await claimMail(trx, email, at))) return false;
+    const stillOpen = await trx
       .updateTable('deletion_requests')
       .set({ confirmation_sent_at: at.toISOString() })
       .where('reference', '=', reference)
       .where('status', '=', 'received')
-      .where((eb) =>
-        eb.or([
-          eb('confirmation_sent_at', 'is', null),
-          eb('confirmation_sent_at', '<', new Date(at.getTime() - resendAfterMs).toISOString()),
-        ]),
-      )
-      .where(
-        (eb) =>
-          eb
-            .selectFrom('confirmation_tokens')
-            .select(eb.fn.countAll().as('sent'))
-            .where('confirmation_tokens.reference', '=', reference)
-            .where('confirmation_tokens.created_at', '>', new Date(at.getTime() - 86_400_000).toISOString()),
-        '<',
-        maxEmailsPerDay,
-      )
       .executeTakeFirst();
-    return Number(claimed.numUpdatedRows) === 1;
+    return Number(stillOpen.numUpdatedRows) === 1;
   }
 
   async function checkToken(token: string, at: Date): Promise<TokenCheck> {
@@ -237,7 +263,8 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
               .where('open_email', '=', request.email)
               .executeTakeFirst();
             if (existing) {
-              const emailed = existing.status === 'received' && (await claimResend(trx, existing.reference, when));
+              const emailed =
+                existing.status === 'received' && (await claimResend(trx, existing.reference, request.email, when));
               if (emailed) await sendConfirmation(trx, { reference: existing.reference, email: request.email }, when);
               await trx
                 .insertInto('deletion_request_events')
@@ -252,6 +279,9 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
                 .execute();
               return { reference: existing.reference, created: false, emailed };
             }
+            // A new address of a mailbox that had its mails (`v+2@` after `v+1@`) is stored, answered as any other
+            // and sent nothing: asking again once the mailbox's wait is over sends its link.
+            const emailed = await claimMail(trx, request.email, when);
             const row = {
               reference: newReference(),
               name: request.name,
@@ -261,16 +291,17 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
               received_at: at,
               verified_at: null,
               updated_at: at,
-              confirmation_sent_at: at,
+              confirmation_sent_at: emailed ? at : null,
               open_email: request.email,
               extended_months: 0,
             };
             const { reference } = row;
             await trx.insertInto('deletion_requests').values(row).execute();
-            await audit(trx, { reference, from: null, to: 'received', note: null, actor: 'web form' }, when);
-            await sendConfirmation(trx, { reference, email: request.email }, when);
+            const note = emailed ? null : 'no link sent: its mailbox had its confirmation mails for now';
+            await audit(trx, { reference, from: null, to: 'received', note, actor: 'web form' }, when);
+            if (emailed) await sendConfirmation(trx, { reference, email: request.email }, when);
             await announce(trx, 'received', row, when);
-            return { reference, created: true, emailed: true };
+            return { reference, created: true, emailed };
           });
         } catch (error) {
           // A concurrent request for the same email won the race (or, rarely, the reference collided): look again.
@@ -355,6 +386,9 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
           .where('status', '=', 'received')
           .where('received_at', '<', cutoff);
         await trx.deleteFrom('webhook_deliveries').where('reference', 'in', stale).execute();
+        // A mailbox's count matters for a day after its last mail.
+        const dayAgo = new Date(now().getTime() - 86_400_000).toISOString();
+        await trx.deleteFrom('confirmation_mailboxes').where('day_started_at', '<', dayAgo).execute();
         const result = await trx
           .deleteFrom('deletion_requests')
           .where('status', '=', 'received')

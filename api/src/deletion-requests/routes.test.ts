@@ -47,6 +47,16 @@ describe('POST /api/delete-account', () => {
     expect(await countRows(db)).toBe(1);
   });
 
+  it('answers a sub-address over its mailbox’s cap exactly as an accepted one, and sends it nothing', async () => {
+    const sent = await post({ ...validBody, email: 'v+1@example.com' });
+    const capped = await post({ ...validBody, email: 'v+2@example.com' });
+    expect(capped.statusCode).toBe(sent.statusCode);
+    expect(capped.body).toBe(sent.body);
+    expect(Object.keys(capped.headers).sort()).toEqual(Object.keys(sent.headers).sort());
+    const mails = await db.selectFrom('email_outbox').select('to_address').execute();
+    expect(mails.map((mail) => mail.to_address)).toEqual(['v+1@example.com']);
+  });
+
   it('answers the same way for any address, so nobody can learn who has an account', async () => {
     const known = await post(validBody);
     const unknown = await post({ ...validBody, email: 'nobody@nowhere.example' });
@@ -126,7 +136,11 @@ describe('POST /api/delete-account', () => {
     const crossSite = await post(validBody, { 'sec-fetch-site': 'cross-site' });
     expect(crossSite.statusCode).toBe(403);
     expect(await countRows(db)).toBe(0);
-    const own = await post(validBody, { origin: 'https://gifts.example', host: 'gifts.example' });
+    // Same host, other scheme: another origin (the request came over plain http).
+    const otherScheme = await post(validBody, { origin: 'https://gifts.example', host: 'gifts.example' });
+    expect(otherScheme.statusCode).toBe(403);
+    expect(await countRows(db)).toBe(0);
+    const own = await post(validBody, { origin: 'http://gifts.example', host: 'gifts.example' });
     expect(own.statusCode).toBe(202);
   });
 
@@ -142,9 +156,30 @@ describe('POST /api/delete-account', () => {
     expect(logLines.every((line) => JSON.parse(line).reqId || !JSON.parse(line).req)).toBe(true);
   });
 
-  it('echoes a request id header', async () => {
-    const response = await post(validBody, { 'x-request-id': 'trace-123' });
-    expect(response.headers['x-request-id']).toBe('trace-123');
+  it('answers a failure on its side with a 500 that carries only its name and the request id, which the log has too', async () => {
+    const { db: doomed } = await sqliteDatabase();
+    const { app: broken, logLines: brokenLog } = await testApi(doomed);
+    await doomed.destroy();
+    const response = await broken.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(validBody),
+    });
+    expect(response.statusCode).toBe(500);
+    const requestId = response.headers['x-request-id'];
+    expect(response.json()).toEqual({ error: 'Internal Server Error', requestId });
+    expect(brokenLog.some((line) => line.includes('request failed') && line.includes(String(requestId)))).toBe(true);
+    await broken.close();
+  });
+
+  it('echoes a plain request id header, and makes its own for one that is long or not plain', async () => {
+    const response = await post(validBody, { 'x-request-id': 'trace-123_a.B' });
+    expect(response.headers['x-request-id']).toBe('trace-123_a.B');
+    for (const sent of ['x'.repeat(65), 'trace 1', 'a\u202eb', '<script>', '']) {
+      const made = (await post(validBody, { 'x-request-id': sent })).headers['x-request-id'];
+      expect(made, sent).toMatch(/^[0-9a-f-]{36}$/);
+    }
   });
 });
 
@@ -284,6 +319,25 @@ describe('confirmation endpoints', () => {
     const again = await confirmPost('confirm', { token });
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('used');
+  });
+
+  it('lets an owner open and confirm a link after twenty submits from the same address used up its limit', async () => {
+    const { app: limited } = await testApi(db, { perIpPoints: 20 });
+    const send = (path: string, payload: unknown) =>
+      limited.inject({
+        method: 'POST',
+        url: `/api/delete-account${path}`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+    await send('', validBody);
+    const token = await emailedToken(db, await referenceOf(db, 'ann@example.com'));
+    for (let i = 0; i < 19; i++) await send('', { ...validBody, email: `office-${i}@example.com` });
+    expect((await send('', { ...validBody, email: 'one-more@example.com' })).statusCode).toBe(429);
+    expect((await send('/confirmation', { token })).statusCode).toBe(200);
+    expect((await send('/confirm', { token })).statusCode).toBe(200);
+    expect((await deletionRequests(db).get(await referenceOf(db, 'ann@example.com')))?.status).toBe('verified');
+    await limited.close();
   });
 
   it('answers 404 for a forged token and 400 for a malformed one', async () => {

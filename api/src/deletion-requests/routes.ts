@@ -14,7 +14,7 @@ import {
 } from '@gift/contracts';
 import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
-import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
+import { isFormPost, typedText, type FormOutcomeCookies } from '../http/form-posts.ts';
 import { badRequest, postGuard, tooManyRequests, tooManyRequestsMessage, type RateLimits } from '../http/guards.ts';
 import { emailFingerprinter, isValidEmail, mailboxKey, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
@@ -36,9 +36,6 @@ const refusedOnPage: RefusedOnPage = (request, message) => ({
   outcome: { form: 'delete-account', outcome: 'refused', message, values: typedValues(request.body) },
 });
 
-const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: DeletionFormOutcome) =>
-  redirectWithOutcome(request, reply, paths.deleteAccount, outcome);
-
 /** a***@example.com: enough for the owner to recognise, nothing more for anyone else. */
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
@@ -51,13 +48,25 @@ export function deletionRequestRoutes(
     requests,
     config,
     limits,
+    outcomes,
     onQueued = () => {},
-  }: { requests: DeletionRequests; config: ApiConfig; limits: RateLimits; onQueued?: () => void },
+  }: {
+    requests: DeletionRequests;
+    config: ApiConfig;
+    limits: RateLimits;
+    outcomes: FormOutcomeCookies;
+    onQueued?: () => void;
+  },
 ) {
   const { rateLimit: limit } = config;
   const perIp = limits('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
   const perEmail = limits('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
+  // Opening and confirming a link count apart from submits, and more generously: an owner behind the same office or
+  // mobile-carrier address as twenty submitters still confirms. A link's 32 random bytes need no tight limit.
+  const perIpLinks = limits('confirmation-ip', limit.perIpPoints * 5, limit.perIpWindowSeconds);
   const fingerprint = emailFingerprinter(config.logHashSecret);
+  const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: DeletionFormOutcome) =>
+    outcomes.redirect(request, reply, paths.deleteAccount, outcome);
 
   /**
    * One request, from the page's script (JSON, answered with JSON) or from the page's form posted natively
@@ -69,8 +78,8 @@ export function deletionRequestRoutes(
       schema: { body: deletionRequestSchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
       // A form post is counted against its address once read, whatever its shape, so that it can be given back.
-      preValidation: limitFormPosts(perIp, refusedOnPage),
-      errorHandler: formAwareErrors(refusedOnPage),
+      preValidation: limitFormPosts(perIp, outcomes, refusedOnPage),
+      errorHandler: formAwareErrors(outcomes, refusedOnPage),
     },
     async (request, reply) => {
       const form = isFormPost(request);
@@ -117,7 +126,11 @@ export function deletionRequestRoutes(
       {
         bodyLimit: 1024,
         schema: { body: confirmationTokenSchema },
-        onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
+        onRequest: postGuard({
+          allowedOrigins: config.allowedOrigins,
+          perIp: perIpLinks,
+          formPage: paths.deleteAccount,
+        }),
       },
       async (request, reply) => {
         const result = await act(request.body.token);

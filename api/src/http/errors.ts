@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
-import { isFormPost, redirectWithOutcome } from './form-posts.ts';
+import { isFormPost, type FormOutcomeCookies } from './form-posts.ts';
 import { clientKey, tooManyRequestsMessage } from './guards.ts';
 import { textFormats, type TextFormat } from '@gift/contracts';
 
@@ -45,7 +45,10 @@ export function clientError(
   return status < 500 ? { status, error: 'Bad Request', message: error.message } : undefined;
 }
 
-/** Every error of the API: a clear 4xx for what the client did, a logged 500 without details for the rest. */
+/**
+ * Every error of the API: a clear 4xx for what the client did, a logged 500 for the rest that says nothing of it but
+ * the request's id, which the log line carries too.
+ */
 export function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const refused = clientError(error);
   if (refused) {
@@ -53,7 +56,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
     return reply.code(status).send(body);
   }
   request.log.error({ err: error }, 'request failed');
-  return reply.code(500).send({ error: 'Internal Server Error', message: 'Something went wrong on our side.' });
+  return reply.code(500).send({ error: 'Internal Server Error', requestId: request.id });
 }
 
 /** Where a refused native form post is answered, and with what: its page, the message and what was typed. */
@@ -63,12 +66,12 @@ export type RefusedOnPage = (request: FastifyRequest, message: string) => { page
  * A route's error handler that answers a refused native form post on the form's page (Post/Redirect/Get) with the
  * API's message and what was typed. Everything else as `apiErrorHandler`.
  */
-export function formAwareErrors(refusedOnPage: RefusedOnPage) {
+export function formAwareErrors(outcomes: FormOutcomeCookies, refusedOnPage: RefusedOnPage) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const refused = clientError(error);
     if (refused && isFormPost(request)) {
       const { page, outcome } = refusedOnPage(request, refused.message);
-      return redirectWithOutcome(request, reply, page, outcome);
+      return outcomes.redirect(request, reply, page, outcome);
     }
     return apiErrorHandler(error, request, reply);
   };
@@ -80,6 +83,7 @@ export function formAwareErrors(refusedOnPage: RefusedOnPage) {
  */
 export function limitFormPosts(
   limiter: { consume: (key: string) => Promise<number | undefined> },
+  outcomes: FormOutcomeCookies,
   refusedOnPage: RefusedOnPage,
 ) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -87,6 +91,6 @@ export function limitFormPosts(
     const retryAfter = await limiter.consume(clientKey(request));
     if (retryAfter === undefined) return;
     const { page, outcome } = refusedOnPage(request, tooManyRequestsMessage(retryAfter));
-    await redirectWithOutcome(request, reply, page, outcome);
+    await outcomes.redirect(request, reply, page, outcome);
   };
 }

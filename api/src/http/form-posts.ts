@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
 
@@ -27,70 +28,90 @@ export function typedText(value: unknown, maxLength: number): string {
   return text.length <= maxLength ? text : Array.from(text).slice(0, maxLength).join('');
 }
 
-const cookieName = 'form-outcome';
 // Browsers keep about 4 KiB per cookie: the outcome is split over a few, which stay far below Node's 16 KiB of headers.
 const chunkLength = 3500;
 const maxChunks = 4;
 const lifetimeSeconds = 60;
 
-const encode = (outcome: FormOutcome) => deflateRawSync(JSON.stringify(outcome)).toString('base64url');
+/**
+ * On https the cookies carry the `__Host-` prefix: the browser takes them only from this host, over https, for the
+ * whole site (the prefix requires Path=/), so neither a sibling subdomain nor a plain-http page can plant one. On
+ * plain http (a developer's machine) only the form's page receives them.
+ */
+const cookieNameOf = (request: Pick<FastifyRequest, 'protocol'>) =>
+  request.protocol === 'https' ? '__Host-form-outcome' : 'form-outcome';
 
-function cookie(request: FastifyRequest, page: string, name: string, value: string, maxAge: number) {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  return `${name}=${value}; Path=${page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+const cookieOptions = (request: Pick<FastifyRequest, 'protocol'>, page: string, maxAge: number) =>
+  ({
+    path: request.protocol === 'https' ? '/' : page,
+    maxAge,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  }) as const;
+
+/** What a form post leaves for its page: the page it is for and the outcome, signed together. */
+interface SignedOutcome {
+  page: string;
+  outcome: FormOutcome;
 }
 
 /**
- * Post/Redirect/Get: a 303 to the form's page, with the outcome in short-lived cookies that only that page receives,
- * so that a reload or Back never posts again and nothing the visitor typed lands in an address.
+ * The outcome of a native form post, carried to its page (Post/Redirect/Get) in short-lived cookies signed with
+ * COOKIE_SECRET (HMAC-SHA256, by @fastify/cookie's signer: the first secret signs, each one given verifies, so that
+ * a secret can be replaced as the webhook secrets are). An unsigned, altered or foreign cookie shows nothing. Needs
+ * @fastify/cookie registered (the API registers it when its host has not).
  */
-export function redirectWithOutcome(request: FastifyRequest, reply: FastifyReply, page: string, outcome: FormOutcome) {
-  const encoded = encode(outcome);
-  const chunks = encoded.match(new RegExp(`.{1,${chunkLength}}`, 'g')) ?? [];
-  if (chunks.length > maxChunks) throw new Error('A form outcome is larger than its cookies can hold');
-  const cookies = chunks.map((chunk, index) => cookie(request, page, `${cookieName}.${index}`, chunk, lifetimeSeconds));
-  return reply
-    .code(303)
-    .header('Location', page)
-    .header('Set-Cookie', cookies)
-    .header('Cache-Control', 'no-store')
-    .send();
+export function formOutcomeCookies(secrets: string[]) {
+  const signer = fastifyCookie.signerFactory(secrets);
+
+  return {
+    /**
+     * A 303 to the form's page, with the outcome in cookies that are gone within a minute, so that a reload or Back
+     * never posts again and nothing the visitor typed lands in an address.
+     */
+    redirect(request: FastifyRequest, reply: FastifyReply, page: string, outcome: FormOutcome) {
+      const payload: SignedOutcome = { page, outcome };
+      const signed = signer.sign(deflateRawSync(JSON.stringify(payload)).toString('base64url'));
+      const chunks = signed.match(new RegExp(`.{1,${chunkLength}}`, 'g')) ?? [];
+      if (chunks.length > maxChunks) throw new Error('A form outcome is larger than its cookies can hold');
+      const name = cookieNameOf(request);
+      chunks.forEach((chunk, index) =>
+        reply.setCookie(`${name}.${index}`, chunk, cookieOptions(request, page, lifetimeSeconds)),
+      );
+      return reply.code(303).header('Location', page).header('Cache-Control', 'no-store').send();
+    },
+
+    /** The outcome a form post left for `page`, if any; a damaged, unsigned or altered cookie counts as none. */
+    read(request: Pick<FastifyRequest, 'cookies' | 'protocol'>, page: string): FormOutcome | undefined {
+      const cookies = request.cookies;
+      const name = cookieNameOf(request);
+      let signed = '';
+      for (let index = 0; index < maxChunks && cookies[`${name}.${index}`] !== undefined; index++) {
+        signed += cookies[`${name}.${index}`];
+      }
+      if (!signed) return undefined;
+      const checked = signer.unsign(signed);
+      if (!checked.valid) return undefined;
+      try {
+        const found = JSON.parse(inflateRawSync(Buffer.from(checked.value, 'base64url')).toString('utf8'));
+        return found?.page === page && typeof found.outcome?.form === 'string' ? found.outcome : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+
+    /** Forgets the outcome once shown: a reload shows the page as it is. */
+    clear(request: FastifyRequest, reply: FastifyReply, page: string) {
+      const name = cookieNameOf(request);
+      for (const cookie of Object.keys(request.cookies)) {
+        if (cookie.startsWith(`${name}.`)) reply.clearCookie(cookie, cookieOptions(request, page, 0));
+      }
+    },
+  };
 }
 
-function cookiesOf(request: FastifyRequest): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0) found.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
-  }
-  return found;
-}
-
-/** The outcome a form post left for this page, if any; a damaged or foreign cookie counts as none. */
-export function readOutcome(request: FastifyRequest): FormOutcome | undefined {
-  const cookies = cookiesOf(request);
-  let encoded = '';
-  for (let index = 0; index < maxChunks && cookies.has(`${cookieName}.${index}`); index++) {
-    encoded += cookies.get(`${cookieName}.${index}`);
-  }
-  if (!encoded) return undefined;
-  try {
-    const outcome = JSON.parse(inflateRawSync(Buffer.from(encoded, 'base64url')).toString('utf8')) as FormOutcome;
-    return typeof outcome === 'object' && outcome !== null && typeof outcome.form === 'string' ? outcome : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Forgets the outcome once shown: a reload shows the page as it is. */
-export function clearOutcome(request: FastifyRequest, reply: FastifyReply, page: string) {
-  const names = [...cookiesOf(request).keys()].filter((name) => name.startsWith(`${cookieName}.`));
-  if (names.length)
-    reply.header(
-      'Set-Cookie',
-      names.map((name) => cookie(request, page, name, '', 0)),
-    );
-}
+export type FormOutcomeCookies = ReturnType<typeof formOutcomeCookies>;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 

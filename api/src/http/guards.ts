@@ -16,7 +16,9 @@ export function isCrossSite(request: FastifyRequest, allowedOrigins: string[]): 
   if (!origin) return request.headers['sec-fetch-site'] === 'cross-site';
   if (allowedOrigins.includes(origin)) return false;
   try {
-    return new URL(origin).host !== request.headers.host;
+    // Scheme and host: http://site.example posting to https://site.example is another origin.
+    const { host, protocol } = new URL(origin);
+    return host !== request.headers.host || protocol !== `${request.protocol}:`;
   } catch {
     return true;
   }

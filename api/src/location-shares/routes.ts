@@ -10,7 +10,7 @@ import {
 } from '@gift/contracts';
 import type { ApiConfig } from '../config.ts';
 import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
-import { isFormPost, redirectWithOutcome, typedText } from '../http/form-posts.ts';
+import { isFormPost, typedText, type FormOutcomeCookies } from '../http/form-posts.ts';
 import {
   badRequest,
   clientKey,
@@ -31,9 +31,6 @@ const pageOf = (body: unknown) => {
 const typedAddress = (body: unknown) =>
   typedText((body as { address?: unknown } | undefined)?.address, addressMaxLength);
 
-const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: ShareLocationOutcome) =>
-  redirectWithOutcome(request, reply, pageOf(request.body), outcome);
-
 const refusedOnPage: RefusedOnPage = (request, message) => ({
   page: pageOf(request.body),
   outcome: { form: 'share-location', outcome: 'refused', message, address: typedAddress(request.body) },
@@ -43,9 +40,11 @@ type Body = LocationShareBody;
 
 export function locationShareRoutes(
   app: FastifyInstance,
-  { db, config, limits }: { db: Db; config: ApiConfig; limits: RateLimits },
+  { db, config, limits, outcomes }: { db: Db; config: ApiConfig; limits: RateLimits; outcomes: FormOutcomeCookies },
 ) {
   const shares = locationShares(db);
+  const answerForm = (request: FastifyRequest, reply: FastifyReply, outcome: ShareLocationOutcome) =>
+    outcomes.redirect(request, reply, pageOf(request.body), outcome);
   const perIp = limits('location-ip', config.rateLimit.perIpPoints, config.rateLimit.perIpWindowSeconds);
   const perToken = limits('location-token', 10, 3600);
   // Tokens come from the sender's app and are not known here beforehand: one client may only start so many.
@@ -57,8 +56,8 @@ export function locationShareRoutes(
     {
       schema: { body: locationShareSchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.shareLocation }),
-      preValidation: limitFormPosts(perIp, refusedOnPage),
-      errorHandler: formAwareErrors(refusedOnPage),
+      preValidation: limitFormPosts(perIp, outcomes, refusedOnPage),
+      errorHandler: formAwareErrors(outcomes, refusedOnPage),
     },
     async (request, reply) => {
       const form = isFormPost(request);

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
+import { openMigratedDatabase, type Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { emailedToken } from '../../test/inbox.ts';
@@ -86,6 +87,23 @@ describe('the email outbox', () => {
     expect(readdirSync(join(dataDir, 'outbox'))).toEqual(['000001.eml']);
     const file = readFileSync(join(dataDir, 'outbox', '000001.eml'), 'utf8').replace(/=\r?\n/g, '');
     expect(file).toMatch(/#token=3D[A-Za-z0-9_-]{43}/);
+    await db.destroy();
+  });
+
+  it('keeps the database and the emails with their live links for the service’s user alone (0600 in 0700)', async () => {
+    // A data folder that already exists, open to everyone, as an older version left it.
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'api-modes-')), 'data');
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    const db = await openMigratedDatabase({ databaseUrl: undefined, dataDir });
+    await deletionRequests(db).submit({ name: 'Ann', email: 'ann@example.com', reason: 'r' });
+    await deliverDueEmails(db, createTransport({ smtpUrl: undefined, dataDir }), 'x@example.com');
+    const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    expect(mode(dataDir)).toBe('700');
+    expect(mode(join(dataDir, 'outbox'))).toBe('700');
+    for (const file of ['requests.sqlite', 'requests.sqlite-wal', 'outbox/000001.eml']) {
+      expect(mode(join(dataDir, file)), file).toBe('600');
+    }
     await db.destroy();
   });
 

@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Transaction } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { privateFolder, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { claimDue, whileClaimed } from '../db/claims.ts';
 import { withoutSecrets } from './secrets.ts';
@@ -55,7 +55,7 @@ export interface MailTransport {
  */
 export function writeDurably(path: string, data: Buffer | string) {
   const temporary = `${path}.partial`;
-  const file = openSync(temporary, 'w');
+  const file = openSync(temporary, 'w', 0o600);
   try {
     writeFileSync(file, data);
     fsyncSync(file);
@@ -94,7 +94,7 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
     describe: `files in ${folder}`,
     async send({ from, to, subject, text, id, messageId }) {
       const { message } = (await files.sendMail({ from, to, subject, text, messageId })) as { message: Buffer };
-      mkdirSync(folder, { recursive: true });
+      privateFolder(folder);
       writeDurably(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
     },
   };

@@ -176,7 +176,7 @@ export function routeAt(pathname: string): PageRoute | undefined {
 }
 
 /** A share link's address with a well-formed token: its page renders whether or not the share exists. */
-export const exampleShareLink = `${paths.shareLocation}/gift_4f2a9c7d1e8b3a6f`;
+export const exampleShareLink = `${paths.shareLocation}/gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7`;
 
 /** One address that shows a route's page: its path, or for the share-location route `exampleShareLink`. */
 export const examplePath = (route: PageRoute) => (route.path.endsWith('/*') ? exampleShareLink : route.path);

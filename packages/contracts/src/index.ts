@@ -79,8 +79,12 @@ export const linkProblems = {
 
 export type LinkProblem = keyof typeof linkProblems;
 
-/** Share-link tokens are URL-safe random strings made by the sender's app. */
-export const shareTokenPattern = '^[A-Za-z0-9_-]{16,128}$';
+/**
+ * Share-link tokens are URL-safe random strings made by the sender's app, at least as long as the links the site
+ * issues itself (32 random bytes in base64url: 43 characters), so that none is short enough to guess.
+ */
+export const shareTokenMinLength = 43;
+export const shareTokenPattern = `^[A-Za-z0-9_-]{${shareTokenMinLength},128}$`;
 
 export const addressMaxLength = 500;
 
@@ -112,3 +116,23 @@ export interface ApiProblem {
   field?: string | null;
   message: string;
 }
+
+/** The largest release manifest a site server reads: six entries take a few hundred bytes. */
+export const maxManifestBytes = 64 * 1024;
+
+/**
+ * A remote's entry as a manifest names it: a path on the site or an http(s) URL, ending in `remoteEntry.js`, with an
+ * optional plain query (a build's version); never `..`, never a scheme other than http(s).
+ */
+export const manifestEntryPattern =
+  '^(?!.*\\.\\.)(?:https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?)?/[A-Za-z0-9._~/-]*remoteEntry\\.js(?:\\?[A-Za-z0-9._~=&-]{0,200})?$';
+
+/** The release manifest (`{ "<remote>": "<entry URL>" }`): known remote names only, each an entry of that shape. */
+export const remotesManifestSchema = (remoteNames: readonly string[]) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      remoteNames.map((name) => [name, { type: 'string', maxLength: 2048, pattern: manifestEntryPattern }]),
+    ),
+  }) as const;

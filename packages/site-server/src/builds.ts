@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+import { manifestSource, type ManifestStatus } from './manifest-source.ts';
 
 const immutable = 'public, max-age=31536000, immutable';
 export const revalidate = 'no-cache';
@@ -67,13 +67,13 @@ export const staticOptions = {
 
 /**
  * Serves the builds: the shell's at `/`, each remote's under `/remotes/` (from `remotesDir` when deployed there).
- * Returns the manifest reader, which reads `manifestFile` on every request or makes the manifest from the
- * workspace's builds.
+ * Returns the manifest: read and checked on every request from `manifestFile` (the last good one while the file is
+ * unusable), or made from the workspace's builds.
  */
 export async function serveBuilds(
   app: FastifyInstance,
   { root, remotesDir, manifestFile }: { root: string; remotesDir?: string; manifestFile?: string },
-): Promise<() => Promise<RemotesManifest>> {
+): Promise<{ read: () => Promise<RemotesManifest>; status: () => ManifestStatus }> {
   await app.register(fastifyStatic, { ...staticOptions, root: join(root, 'shell', 'dist'), prefix: '/' });
 
   const local = builtRemotes(root);
@@ -95,6 +95,6 @@ export async function serveBuilds(
     }
   }
 
-  return async (): Promise<RemotesManifest> =>
-    manifestFile ? JSON.parse(await readFile(manifestFile, 'utf8')) : manifestOf(local);
+  if (manifestFile) return manifestSource(manifestFile, app.log);
+  return { read: async () => manifestOf(local), status: () => ({ ok: true, hasManifest: true }) };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type PageRoute } from '@gift/content';
 import { manifestElement, type RemotesManifest } from '@gift/federation';
-import { clearOutcome, readOutcome } from 'api';
+import type { FormOutcomeCookies } from 'api';
 import { cachedRead, revalidate } from './builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
 import { previewBar, withPreviews, type Previews } from './preview.ts';
@@ -28,6 +28,7 @@ export function pageSender({
   remoteOrigins,
   readManifest,
   previews,
+  formOutcomes,
 }: {
   root: string;
   remotesDir?: string;
@@ -35,6 +36,8 @@ export function pageSender({
   remoteOrigins: string[];
   readManifest: () => Promise<RemotesManifest>;
   previews: Previews;
+  /** The outcomes of native form posts, signed by the API: none shown without it. */
+  formOutcomes?: FormOutcomeCookies;
 }) {
   const indexPath = join(root, 'shell', 'dist', 'index.html');
   // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
@@ -136,8 +139,8 @@ export function pageSender({
     const key = match ? match.canonicalPath : notFoundKey;
     // A form posted natively came back here (Post/Redirect/Get): shown once, never cached, since it holds what
     // the visitor typed.
-    const formOutcome = found ? readOutcome(request) : undefined;
-    if (formOutcome) clearOutcome(request, reply, key);
+    const formOutcome = found ? formOutcomes?.read(request, key) : undefined;
+    if (formOutcome) formOutcomes?.clear(request, reply, key);
     // A browser with a preview cookie gets the version it previews in place of the live one, with a bar that says so.
     const grants = previews.grantsOf(request, reply);
     const previewed = grants.some((grant) => grant.remote === match?.route.remote);

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routesOf } from '@gift/content';
 import { isRemoteName, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { plainPage } from './plain-page.ts';
 import { isPublished, isVersionName, versionEntryUrl } from './versions.ts';
 
 /**
@@ -95,10 +96,6 @@ export function previewBar(grants: PreviewGrant[], path: string): string {
   return `<aside class="preview-bar" aria-label="Preview"><style>.preview-bar{background:#1d1726;color:#fff;font:0.875rem/1.4 var(--font-body,system-ui),sans-serif;padding:0.4rem 1rem;text-align:center;overflow-wrap:anywhere}.preview-bar a{color:#fde7ef;font-weight:600}.preview-bar a:focus-visible{outline:2px solid #fff;outline-offset:2px}</style>Preview: ${escapeHtml(what)} · <a href="${escapeHtml(end)}">end preview</a></aside>`;
 }
 
-/** A short page of the site's own words for a link that cannot be honoured. */
-const notice = (title: string, text: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body style="font:1rem/1.6 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d1726"><h1 style="font-size:1.5rem">${title}</h1><p>${text}</p><p><a href="/">Go to the home page</a></p></body></html>`;
-
 export interface Previews {
   /** The previews a request's cookies grant; a cookie that grants nothing is logged, cleared and ignored. */
   grantsOf(request: FastifyRequest, reply: FastifyReply): PreviewGrant[];
@@ -147,12 +144,11 @@ export function registerPreviews(
         .code(expired ? 410 : 403)
         .type('text/html; charset=utf-8')
         .send(
-          notice(
-            expired ? 'This preview link has expired' : 'This preview link is not valid',
+          plainPage(expired ? 'This preview link has expired' : 'This preview link is not valid', [
             expired
               ? 'Ask the team for a new link. The site itself is shown as it is live.'
               : 'It may have been copied incompletely, or the version it shows is gone. Ask the team for a new link.',
-          ),
+          ]),
         );
     }
     const maxAge = Math.max(1, Math.floor((grant.expires - Date.now()) / 1000));

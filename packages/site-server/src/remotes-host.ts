@@ -14,6 +14,13 @@ export async function createRemotesHost(options: {
 }): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(cors, { origin: options.siteOrigins, methods: ['GET', 'HEAD'] });
+  // Files to be run as scripts by the site, never a document of their own: nothing in them may load or run.
+  app.addHook('onSend', async (_request, reply) => {
+    reply
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin')
+      .header('Content-Security-Policy', "default-src 'none'");
+  });
   await app.register(fastifyStatic, { ...staticOptions, root: options.remotesDir, prefix: '/' });
   return app;
 }

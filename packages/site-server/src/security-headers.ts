@@ -28,8 +28,10 @@ export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
-    // Remotes may be served from another origin (a CDN); they must be loadable from here.
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    // Pages and API answers are for this origin only; remote builds say `cross-origin` (remoteAssetHeaders).
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    // As `frame-ancestors 'none'` says, for browsers that read only the older header.
+    xFrameOptions: { action: 'deny' },
   };
 }
 
@@ -37,6 +39,11 @@ export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
 export function permissionsPolicy(pathname: string): string {
   const geolocation = matchRoute(pathname)?.route.remote === 'share_location' ? '(self)' : '()';
   return `geolocation=${geolocation}, camera=(), microphone=(), payment=(), usb=(), interest-cohort=()`;
+}
+
+/** Remote builds under `/remotes/` may be loaded by another origin of the deployment (a preview, a CDN's copy). */
+export function remoteAssetHeaders(request: FastifyRequest, reply: FastifyReply) {
+  if (request.url.startsWith('/remotes/')) reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
 }
 
 export function addTransportHeaders(request: FastifyRequest, reply: FastifyReply) {

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from 'api';
 import { createSiteServer } from './site-server.ts';
 
 function writeFile(path: string, content: string) {
@@ -51,6 +52,49 @@ describe('site server', () => {
     const policy = async (url: string) => (await app.inject({ url })).headers['permissions-policy'];
     expect(await policy('/share-location/AbC_123')).toContain('geolocation=(self)');
     expect(await policy('/privacy')).toContain('geolocation=()');
+  });
+
+  it('answers a failure on its side with the site’s error page: the status and a reference, no message or path', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'site-broken-'));
+    writeFile(join(broken, 'shell/dist/index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const server = await createSiteServer({ root: broken });
+    rmSync(join(broken, 'shell/dist/index.html'));
+    const response = await server.inject({ url: '/privacy' });
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('Something went wrong on our side');
+    expect(response.body).toContain(`<code>${response.headers['x-request-id']}</code>`);
+    for (const leak of [broken, 'ENOENT', 'index.html', ' at ']) expect(response.body).not.toContain(leak);
+    await server.close();
+  });
+
+  it('keeps pages and API answers to this origin and out of frames; remote builds may be loaded by another origin', async () => {
+    for (const url of ['/privacy', '/remotes.json', '/api/anything']) {
+      const response = await app.inject({ url });
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+    }
+    const remote = await app.inject({ url: '/remotes/legal/remoteEntry.js' });
+    expect(remote.statusCode).toBe(200);
+    expect(remote.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it('logs a share link’s address and a preview link without their tokens', async () => {
+    const lines: string[] = [];
+    const logged = await createSiteServer({
+      root,
+      logger: { ...(loggerOptions('info') as object), stream: { write: (line: string) => lines.push(line) } },
+    });
+    const token = 'gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7';
+    await logged.inject({ url: `/share-location/${token}?from=app` });
+    await logged.inject({ url: `/__preview?token=${token}.signature&x=1` });
+    const requests = lines.map((line) => JSON.parse(line)).filter((line) => line.req);
+    expect(requests.map((line) => line.req.url)).toEqual([
+      '/share-location/[token]?from=app',
+      '/__preview?token=[token]&x=1',
+    ]);
+    expect(lines.join('\n')).not.toContain(token);
+    await logged.close();
   });
 
   it('answers a plain 404 for missing files and API paths', async () => {

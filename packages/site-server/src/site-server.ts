@@ -2,14 +2,15 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { apiPrefix } from '@gift/contracts';
 import { manifestPath } from '@gift/federation';
-import { apiPlugin, httpServerOptions, trustedHops, type ApiConfig, type Db } from 'api';
+import { apiPlugin, formOutcomeCookies, httpServerOptions, trustedHops, type ApiConfig, type Db } from 'api';
 import { serveBuilds } from './builds.ts';
 import { pageSender } from './pages.ts';
+import { serverErrorPage } from './plain-page.ts';
 import { registerPreviews, withPreviews } from './preview.ts';
-import { addTransportHeaders, helmetOptions } from './security-headers.ts';
+import { addTransportHeaders, helmetOptions, remoteAssetHeaders } from './security-headers.ts';
 import { serveSeoFiles } from './seo-files.ts';
 import { siteOrigins } from './site-origin.ts';
 
@@ -66,13 +67,38 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   await app.register(helmet, helmetOptions(options.remoteOrigins ?? []));
   app.addHook('onSend', async (request, reply) => {
     addTransportHeaders(request, reply);
+    remoteAssetHeaders(request, reply);
     reply.header('X-Request-Id', request.id);
   });
 
+  // The site's own errors (the API answers its own): a 5xx is a page with a reference, never the error's words.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.code(status).send(error);
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(status)
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(serverErrorPage(status, request.id));
+  });
+
+  // Before the API: its form posts and the pages share the cookie parser (form outcomes, previews).
+  await app.register(cookie);
   if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api });
 
-  const readManifest = await serveBuilds(app, options);
-  await app.register(cookie);
+  const manifest = await serveBuilds(app, options);
+  const readManifest = manifest.read;
+  // For a balancer: 200 while pages are composed from a good manifest (the file's own, or the last good one while
+  // the file is unusable: "degraded", with the reason); 503 when no good manifest was ever read.
+  app.get('/healthz', async (_request, reply) => {
+    await readManifest();
+    const { ok, problem, hasManifest } = manifest.status();
+    return reply
+      .code(hasManifest ? 200 : 503)
+      .header('Cache-Control', 'no-store')
+      .send({ status: ok ? 'ok' : 'degraded', ...(problem ? { manifest: problem } : {}) });
+  });
   const previews = registerPreviews(app, {
     secret: options.previewSecret,
     remotesDir: options.remotesDir,
@@ -93,6 +119,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     remoteOrigins: options.remoteOrigins ?? [],
     readManifest,
     previews,
+    formOutcomes: options.api && formOutcomeCookies(options.api.config.cookieSecrets),
   });
   serveSeoFiles(app, withOrigin);
 

@@ -7,7 +7,7 @@ import { ActionDataContext } from '@gift/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ShareLocationPage } from '../pages/share-location-page.tsx';
 
-const token = 'gift_4f2a9c7d1e8b3a6f';
+const token = 'gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7';
 const fetchMock = vi.fn<typeof fetch>();
 
 function geolocationAnswering(answer: (success: PositionCallback, failure: PositionErrorCallback) => void) {
