@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import Fastify, { type FastifyHttpOptions, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { apiPrefix } from '@gift/contracts';
 import { apiPlugin } from './api-plugin.ts';
 import type { ApiConfig } from './config.ts';
@@ -51,6 +56,8 @@ export const requestIdOptions = {
 export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'requestTimeoutMs'>) {
   return {
     ...requestIdOptions,
+    // One line per request, written when it is answered (logEachRequest), instead of Fastify's two.
+    disableRequestLogging: true,
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: 5_000,
     http: {
@@ -58,6 +65,17 @@ export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'request
       connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
     },
   } satisfies FastifyHttpOptions<Server>;
+}
+
+/**
+ * The request log: one line per request once it is answered, with the request (method, address without tokens,
+ * client), the status and the time taken. Half the lines of Fastify's own pair, for the same facts.
+ */
+export function logEachRequest(app: FastifyInstance) {
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
+  });
 }
 
 /** Fastify's trustProxy for the configured hops: a count is the first n hops back from this server. */
@@ -80,6 +98,7 @@ export async function createApiServer({
     ...httpServerOptions(config),
     trustProxy: trustedHops(config.trustProxy),
   });
+  logEachRequest(app);
   app.addHook('onSend', async (request, reply) => {
     reply
       .header('x-request-id', request.id)

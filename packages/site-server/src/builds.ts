@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
 import { manifestSource, type ManifestStatus } from './manifest-source.ts';
+import { watchedFile } from './watched-file.ts';
 
 const immutable = 'public, max-age=31536000, immutable';
 export const revalidate = 'no-cache';
@@ -12,16 +13,6 @@ export const revalidate = 'no-cache';
 function setCacheHeaders(reply: FastifyReply, filePath: string) {
   // Vite puts content-hashed files under assets/; everything else (HTML, remoteEntry.js) must be revalidated.
   reply.header('Cache-Control', filePath.includes(`${sep}assets${sep}`) ? immutable : revalidate);
-}
-
-/** A file's contents, read again only when it changes on disk. */
-export function cachedRead<T>(path: string, parse: (text: string) => T): () => T {
-  let cache: { mtimeMs: number; value: T } | undefined;
-  return () => {
-    const { mtimeMs } = statSync(path);
-    if (cache?.mtimeMs !== mtimeMs) cache = { mtimeMs, value: parse(readFileSync(path, 'utf8')) };
-    return cache.value;
-  };
 }
 
 const contentVersion = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 10);
@@ -34,7 +25,7 @@ export function builtRemotes(root: string) {
   return Object.entries(remotes)
     .map(([name, remote]) => {
       const dist = join(root, remote.folder, 'dist');
-      const version = cachedRead(join(dist, remoteEntryFile), contentVersion);
+      const version = watchedFile(join(dist, remoteEntryFile), contentVersion);
       return {
         name,
         dist,
@@ -67,8 +58,8 @@ export const staticOptions = {
 
 /**
  * Serves the builds: the shell's at `/`, each remote's under `/remotes/` (from `remotesDir` when deployed there).
- * Returns the manifest: read and checked on every request from `manifestFile` (the last good one while the file is
- * unusable), or made from the workspace's builds.
+ * Returns the manifest: `manifestFile`'s, checked and kept in memory until the file changes (the last good one while
+ * the file is unusable), or made from the workspace's builds as they are now.
  */
 export async function serveBuilds(
   app: FastifyInstance,

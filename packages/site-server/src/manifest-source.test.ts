@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSiteServer } from './site-server.ts';
 
 function writeFile(path: string, content: string) {
@@ -61,9 +61,11 @@ describe('a release manifest that turns bad', () => {
   for (const [shape, [write, problem]] of Object.entries(corrupt)) {
     it(`${shape}: pages stay up with the last good manifest, the health check says degraded and why`, async () => {
       setManifest(() => writeFileSync(manifestFile, JSON.stringify(good)));
-      expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+      // The server sees a change when the folder's watch reports it, a moment after the write.
+      await vi.waitFor(async () => expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' }));
       logs.length = 0;
       setManifest(write);
+      await vi.waitFor(async () => expect((await app.inject({ url: '/healthz' })).json().status).toBe('degraded'));
       for (const url of ['/', '/vendor', '/privacy', '/share-location/AbC_123456789012']) {
         const page = await app.inject({ url });
         expect(page.statusCode, url).toBe(200);

@@ -1,13 +1,14 @@
-import { stat, readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxManifestBytes, remotesManifestSchema } from '@gift/contracts';
 import { remoteNames, type RemotesManifest } from '@gift/federation';
+import { onFileChange } from './watched-file.ts';
 
 const validate = new Ajv({ allErrors: false }).compile(remotesManifestSchema(remoteNames));
 
-/** Why a manifest file cannot be used, in words that name no path on this machine. */
-async function problemWith(file: string): Promise<{ manifest: RemotesManifest } | { problem: string }> {
+/** The manifest in `file`, or why it cannot be used, in words that name no path on this machine. */
+async function readManifestFile(file: string): Promise<{ manifest: RemotesManifest } | { problem: string }> {
   let size: number;
   try {
     const found = await stat(file);
@@ -47,31 +48,55 @@ export interface ManifestStatus {
 }
 
 /**
- * The release manifest as pages are composed with it: read from `file` on every request and checked against its
- * schema (known remotes, entry URLs of the expected shape, at most 64 KiB). When the file turns bad (truncated,
- * missing, a folder, `null`, too large, an unknown remote) the last good manifest keeps being served, the problem is
- * logged once per change, and `status()` says so for the health check; before any good one, no remote is named.
+ * The release manifest as pages are composed with it: kept in memory, and read again from `file` (checked against its
+ * schema: known remotes, entry URLs of the expected shape, at most 64 KiB) when the file changes, which a watch on its
+ * folder reports; nothing is read per request. When the file turns bad (truncated, missing, a folder, `null`, too
+ * large, an unknown remote) the last good manifest keeps being served, the problem is logged once per change, and
+ * `status()` says so for the health check; before any good one, no remote is named.
  */
 export function manifestSource(file: string, log: FastifyBaseLogger) {
   let lastGood: RemotesManifest | undefined;
   let status: ManifestStatus = { ok: true, hasManifest: false };
+  let current: Promise<RemotesManifest> | undefined;
+  // Goes up with each change: a read that the file changed under says nothing of the state now.
+  let generation = 0;
+
+  const evaluate = async (): Promise<RemotesManifest> => {
+    const started = generation;
+    const read = await readManifestFile(file);
+    if (started !== generation) return 'manifest' in read ? read.manifest : (lastGood ?? {});
+    if ('manifest' in read) {
+      if (!status.ok) log.info('The release manifest is readable again');
+      lastGood = read.manifest;
+      status = { ok: true, hasManifest: true };
+      return lastGood;
+    }
+    if (status.problem !== read.problem) {
+      log.error(
+        { problem: read.problem },
+        lastGood ? 'The release manifest is unusable: serving the last good one' : 'The release manifest is unusable',
+      );
+    }
+    status = { ok: false, problem: read.problem, hasManifest: lastGood !== undefined };
+    return lastGood ?? {};
+  };
+
+  let following = false;
+  const follow = () => {
+    following ||= onFileChange(file, () => {
+      generation++;
+      current = undefined;
+    });
+    return following;
+  };
+
   return {
-    async read(): Promise<RemotesManifest> {
-      const read = await problemWith(file);
-      if ('manifest' in read) {
-        if (!status.ok) log.info('The release manifest is readable again');
-        lastGood = read.manifest;
-        status = { ok: true, hasManifest: true };
-        return lastGood;
-      }
-      if (status.problem !== read.problem) {
-        log.error(
-          { problem: read.problem },
-          lastGood ? 'The release manifest is unusable: serving the last good one' : 'The release manifest is unusable',
-        );
-      }
-      status = { ok: false, problem: read.problem, hasManifest: lastGood !== undefined };
-      return lastGood ?? {};
+    /** The manifest pages are composed with now. */
+    read(): Promise<RemotesManifest> {
+      // A folder that cannot be watched (it is not there yet) is read on each use until it can be.
+      if (!follow()) return evaluate();
+      current ??= evaluate();
+      return current;
     },
     status: () => status,
   };

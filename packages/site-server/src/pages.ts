@@ -1,11 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type PageRoute } from '@gift/content';
 import { manifestElement, type RemotesManifest } from '@gift/federation';
 import type { FormOutcomeCookies } from 'api';
-import { cachedRead, revalidate } from './builds.ts';
+import { revalidate } from './builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
+import { keptPageForms, sendPageForm } from './page-forms.ts';
 import { previewBar, withPreviews, type Previews } from './preview.ts';
 import {
   createPageRenderer,
@@ -15,11 +15,13 @@ import {
   siteUrlPlaceholder,
   type PrerenderedIndex,
 } from './prerender.ts';
+import { watchedFile, type WatchedFile } from './watched-file.ts';
 
 /**
  * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
  * on request for addresses that vary, a native form post's outcome or a remote released since the prerender,
- * otherwise the shell's HTML; 301 for another spelling of a page's address, 404 for no page.
+ * otherwise the shell's HTML; 301 for another spelling of a page's address, 404 for no page. What every visitor of
+ * a page gets is kept in memory, compressed once, with an ETag (page-forms.ts); files are read when they change.
  */
 export function pageSender({
   root,
@@ -29,6 +31,7 @@ export function pageSender({
   readManifest,
   previews,
   formOutcomes,
+  log,
 }: {
   root: string;
   remotesDir?: string;
@@ -38,30 +41,49 @@ export function pageSender({
   previews: Previews;
   /** The outcomes of native form posts, signed by the API: none shown without it. */
   formOutcomes?: FormOutcomeCookies;
+  log: FastifyBaseLogger;
 }) {
   const indexPath = join(root, 'shell', 'dist', 'index.html');
   // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
-  const indexHtml = cachedRead(indexPath, (html) => html);
+  const indexFile = watchedFile(indexPath, (html) => html);
+  const indexHtml = () => {
+    const html = indexFile();
+    if (html === undefined) throw new Error('The shell is not built: shell/dist/index.html is missing');
+    return html;
+  };
   indexHtml();
   const pagesDir = prerenderedDir(root);
-  const pagesIndexPath = join(pagesDir, 'pages.json');
-  const pagesIndex = cachedRead(pagesIndexPath, (text) => JSON.parse(text) as PrerenderedIndex);
-  const pageFiles = new Map<string, () => string>();
+  const pagesIndex = watchedFile(join(pagesDir, 'pages.json'), (text) => JSON.parse(text) as PrerenderedIndex);
+  const pageFiles = new Map<string, WatchedFile<string>>();
   const prerenderedHtml = (file: string) => {
     if (!pageFiles.has(file))
       pageFiles.set(
         file,
-        cachedRead(join(pagesDir, file), (html) => html),
+        watchedFile(join(pagesDir, file), (html) => html),
       );
     return pageFiles.get(file)!();
   };
+  // The shell's HTML named for a page, made once per page and shell build: the same string until the shell changes.
+  const shellPages = new Map<string, { index: string; html: string }>();
+  const shellPage = (key: string, route: PageRoute | undefined) => {
+    const index = indexHtml();
+    const known = shellPages.get(key);
+    if (known?.index === index) return known.html;
+    const metadata = route
+      ? { title: route.title, description: route.description, path: key }
+      : { ...notFoundMetadata, path: key };
+    const html = index.replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder));
+    shellPages.set(key, { index, html });
+    return html;
+  };
+  const keptPages = keptPageForms({ log });
   // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
   // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
-  const shellBuild = shellServerBuild(root);
-  let renderer: { version: number; made: ReturnType<typeof createPageRenderer> } | undefined;
+  const shellBuild = watchedFile(shellServerBuild(root), () => true);
+  let renderer: { version: string; made: ReturnType<typeof createPageRenderer> } | undefined;
   const pageRenderer = () => {
-    if (!existsSync(shellBuild)) return undefined;
-    const version = statSync(shellBuild).mtimeMs + statSync(indexPath).mtimeMs;
+    if (!shellBuild()) return undefined;
+    const version = `${shellBuild.version()}.${indexFile.version()}`;
     if (renderer?.version !== version) {
       renderer = { version, made: createPageRenderer({ root, remotesDir, remotesBaseUrl }) };
     }
@@ -89,7 +111,9 @@ export function pageSender({
    * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
    * page rendered now for addresses that vary, with the outcome of a native form post, or with a version of its
    * remote that this browser previews; a page rendered (once) with the live build of its remote; otherwise the
-   * shell's HTML, whose router renders it in the browser.
+   * shell's HTML, whose router renders it in the browser. `shared`: the same for every visitor of this address until
+   * a build changes, so it may be kept in memory; a page whose content depends on its address (a share link) never
+   * is, however it was made, or any invented address would cost a compression and a place in memory.
    */
   const pageHtml = async (
     key: string,
@@ -97,18 +121,22 @@ export function pageSender({
     request: FastifyRequest,
     manifest: RemotesManifest,
     { formOutcome, previewed = false }: { formOutcome?: unknown; previewed?: boolean },
-  ) => {
+  ): Promise<{ html: string; shared: boolean }> => {
+    const shared = !route || route.prerender;
     if ((formOutcome !== undefined || previewed) && route) {
       const rendered = await renderOnRequest(route, key, request, manifest, formOutcome);
-      if (rendered) return rendered;
+      if (rendered) return { html: rendered, shared: false };
     }
     // A previewed page is neither the prerendered one nor kept for the next visitors.
     if (!previewed) {
-      const page = existsSync(pagesIndexPath) ? pagesIndex()[key] : undefined;
-      if (page && (!page.remote || manifest[page.remote] === page.entry)) return prerenderedHtml(page.file);
+      const page = pagesIndex()?.[key];
+      if (page && (!page.remote || manifest[page.remote] === page.entry)) {
+        const html = prerenderedHtml(page.file);
+        if (html !== undefined) return { html, shared };
+      }
       if (route && !route.prerender) {
         const rendered = await renderOnRequest(route, key, request, manifest);
-        if (rendered) return rendered;
+        if (rendered) return { html: rendered, shared: false };
       }
       // The manifest names a build of the page's remote that was released after the prerender: the page is
       // rendered with it now, once, and kept for the next visitors until the remote or the shell changes again.
@@ -116,14 +144,11 @@ export function pageSender({
       if (route && entry) {
         const build = `${entry} ${pageRenderer()?.version}`;
         const rendered = await renderedLive(key, build, () => renderOnRequest(route, key, request, manifest));
-        if (rendered) return rendered;
+        if (rendered) return { html: rendered, shared };
       }
     }
     // Rendered in the browser: the head still names the page for search engines and link previews.
-    const metadata = route
-      ? { title: route.title, description: route.description, path: key }
-      : { ...notFoundMetadata, path: key };
-    return indexHtml().replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder));
+    return { html: shellPage(key, route), shared };
   };
 
   const sendPage = async (path: string, origin: string, request: FastifyRequest, reply: FastifyReply) => {
@@ -146,20 +171,23 @@ export function pageSender({
     const previewed = grants.some((grant) => grant.remote === match?.route.remote);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
     const manifest = withPreviews(await readManifest(), grants, remotesBaseUrl);
-    let html = (await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed }))
-      .replaceAll(siteUrlPlaceholder, origin)
-      .replace('</head>', `${manifestElement(manifest, remoteOrigins)}</head>`);
-    if (grants.length) html = html.replace(/<body([^>]*)>/, (body) => `${body}${previewBar(grants, path)}`);
-    return (
-      reply
-        .code(found ? 200 : 404)
-        // What one browser previews is for it alone: never kept by a cache, shared or its own.
-        .header('Cache-Control', grants.length ? 'private, no-store' : formOutcome ? 'no-store' : revalidate)
-        // Beside what `withOrigin` said about Host: the page also shows a native form post's outcome, from cookies.
-        .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
-        .type('text/html; charset=utf-8')
-        .send(html)
-    );
+    const element = manifestElement(manifest, remoteOrigins);
+    const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed });
+    const make = () => {
+      const html = page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`);
+      return grants.length ? html.replace(/<body([^>]*)>/, (body) => `${body}${previewBar(grants, path)}`) : html;
+    };
+    reply
+      .code(found ? 200 : 404)
+      // What one browser previews is for it alone: never kept by a cache, shared or its own.
+      .header('Cache-Control', grants.length ? 'private, no-store' : formOutcome ? 'no-store' : revalidate)
+      // Beside what `withOrigin` said about Host: the page also shows a native form post's outcome, from cookies.
+      .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
+      .type('text/html; charset=utf-8');
+    if (page.shared && !grants.length && formOutcome === undefined) {
+      return sendPageForm(request, reply, await keptPages.formsOf(`${origin}\n${key}`, page.html, element, make));
+    }
+    return reply.send(make());
   };
 
   return sendPage;

@@ -1,4 +1,4 @@
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import type { HelmetOptions } from 'helmet';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute } from '@gift/content';
 import { earlyScriptSource, startScriptSource } from './early-script.ts';
@@ -7,7 +7,7 @@ import { earlyScriptSource, startScriptSource } from './early-script.ts';
  * Helmet settings for every response. Scripts only from this origin and the configured remote origins, and
  * inline only the page's early script, by its hash; inline style attributes stay allowed because the carousels position slides with them.
  */
-export function helmetOptions(remoteOrigins: string[]): FastifyHelmetOptions {
+export function helmetOptions(remoteOrigins: string[]): HelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,

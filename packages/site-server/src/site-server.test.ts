@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loggerOptions } from 'api';
 import { createSiteServer } from './site-server.ts';
 
@@ -59,8 +59,12 @@ describe('site server', () => {
     writeFile(join(broken, 'shell/dist/index.html'), '<!doctype html><html><head></head><body></body></html>');
     const server = await createSiteServer({ root: broken });
     rmSync(join(broken, 'shell/dist/index.html'));
-    const response = await server.inject({ url: '/privacy' });
-    expect(response.statusCode).toBe(500);
+    // Seen once the folder's watch reports it.
+    const response = await vi.waitFor(async () => {
+      const answer = await server.inject({ url: '/privacy' });
+      expect(answer.statusCode).toBe(500);
+      return answer;
+    });
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.body).toContain('Something went wrong on our side');
     expect(response.body).toContain(`<code>${response.headers['x-request-id']}</code>`);
@@ -132,7 +136,7 @@ describe('site server', () => {
     writeFileSync(indexPath, '<!doctype html><title>shell</title><div id="root"></div><p>shell v2</p>');
     const later = new Date(Date.now() + 5000);
     utimesSync(indexPath, later, later);
-    expect((await app.inject({ url: '/terms' })).body).toContain('shell v2');
+    await vi.waitFor(async () => expect((await app.inject({ url: '/terms' })).body).toContain('shell v2'));
   });
 
   it('serves a prerendered page only while the manifest names the remote build it was rendered with', async () => {
@@ -154,10 +158,12 @@ describe('site server', () => {
     writeFileSync(entryFile, 'export const legal = 2;');
     const later = new Date(Date.now() + 10_000);
     utimesSync(entryFile, later, later);
-    const stale = await app.inject({ url: '/privacy' });
-    expect(stale.statusCode).toBe(200);
-    expect(stale.body).not.toContain('PRERENDERED');
-    expect(stale.body).toContain('<title>Privacy Policy | Giftwell</title>');
+    await vi.waitFor(async () => {
+      const stale = await app.inject({ url: '/privacy' });
+      expect(stale.statusCode).toBe(200);
+      expect(stale.body).not.toContain('PRERENDERED');
+      expect(stale.body).toContain('<title>Privacy Policy | Giftwell</title>');
+    });
   });
 
   it('serves robots.txt and a sitemap of the public pages', async () => {
@@ -167,7 +173,7 @@ describe('site server', () => {
     expect(sitemap).not.toContain('share-location');
   });
 
-  it('serves a deployed manifest file, read afresh on every request', async () => {
+  it('serves a deployed manifest file, and the new one as soon as the file changes', async () => {
     const manifestFile = join(root, 'remotes.json');
     writeFileSync(manifestFile, JSON.stringify({ legal: '/remotes/legal/v1/remoteEntry.js' }));
     const deployed = await createSiteServer({ root, manifestFile, remotesDir: join(root, 'deployed') });
@@ -175,9 +181,11 @@ describe('site server', () => {
       legal: '/remotes/legal/v1/remoteEntry.js',
     });
     writeFileSync(manifestFile, JSON.stringify({ legal: '/remotes/legal/v2/remoteEntry.js' }));
-    expect((await deployed.inject({ url: '/remotes.json' })).json()).toEqual({
-      legal: '/remotes/legal/v2/remoteEntry.js',
-    });
+    await vi.waitFor(async () =>
+      expect((await deployed.inject({ url: '/remotes.json' })).json()).toEqual({
+        legal: '/remotes/legal/v2/remoteEntry.js',
+      }),
+    );
     await deployed.close();
   });
 });

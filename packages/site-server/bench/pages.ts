@@ -1,0 +1,167 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/**
+ * Pages per second from the site server as production runs it (`src/main.ts`, NODE_ENV=production, request logs on)
+ * beside the server floor (a bare Fastify sending the same bytes from memory, `floor-server.ts`), each in a process
+ * of its own, measured alternately in one run with autocannon on 127.0.0.1. Prints req/s, p50 and p99 latency and
+ * the ratio to the floor's median.
+ */
+const seconds = Number(process.env.BENCH_PAGE_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_PAGE_ROUNDS ?? 3);
+const connections = Number(process.env.BENCH_PAGE_CONNECTIONS ?? 32);
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+const children: ChildProcess[] = [];
+async function start(script: string, args: string[], env: NodeJS.ProcessEnv, probe: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: packageDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  for (let tries = 0; tries < 300; tries++) {
+    try {
+      if ((await fetch(probe)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${script} did not answer at ${probe}`);
+}
+
+const paths = ['/vendor', '/'];
+const sitePort = await freePort();
+const site = `http://127.0.0.1:${sitePort}`;
+await start(
+  'src/main.ts',
+  [],
+  {
+    NODE_ENV: 'production',
+    PORT: String(sitePort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    PUBLIC_SITE_URL: site,
+    LOG_HASH_SECRET: 'b'.repeat(32),
+    COOKIE_SECRET: 'c'.repeat(32),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-pages-')),
+  },
+  `${site}/vendor`,
+);
+
+/** The bytes the site server sends for `path`, as they travel (node:http does not decode them, unlike fetch). */
+const rawBytes = (path: string, encoding: string) =>
+  new Promise<string>((resolve, reject) => {
+    get(`${site}${path}`, { headers: { 'accept-encoding': encoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(Buffer.concat(chunks).toString('base64')));
+    }).on('error', reject);
+  });
+
+// The floor holds exactly the bytes the site server answers with.
+const pages: Record<string, { br: string; identity: string }> = {};
+for (const path of paths) pages[path] = { br: await rawBytes(path, 'br'), identity: await rawBytes(path, 'identity') };
+const pagesFile = join(mkdtempSync(join(tmpdir(), 'bench-floor-')), 'pages.json');
+writeFileSync(pagesFile, JSON.stringify(pages));
+const floorPort = await freePort();
+const floor = `http://127.0.0.1:${floorPort}`;
+await start('bench/floor-server.ts', [pagesFile], { PORT: String(floorPort) }, `${floor}/vendor`);
+
+interface Figure {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function measure(url: string, encoding: string | undefined): Promise<Figure> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers: encoding ? { 'accept-encoding': encoding } : {},
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const cases = [
+  ...paths.map((path) => ({ path, encoding: 'br' as string | undefined, label: `${path}, br` })),
+  { path: '/vendor', encoding: undefined, label: '/vendor, identity' },
+];
+
+// Warm both (JIT, the kept forms) before measuring.
+for (const base of [floor, site]) await autocannon({ url: `${base}/vendor`, connections, duration: 2 });
+
+console.log(
+  `Pages: ${connections} connections, ${seconds} s a run, ${rounds} rounds alternating floor and site, medians\n`,
+);
+const rows: string[][] = [];
+for (const { path, encoding, label } of cases) {
+  const floorRuns: Figure[] = [];
+  const siteRuns: Figure[] = [];
+  for (let round = 0; round < rounds; round++) {
+    floorRuns.push(await measure(`${floor}${path}`, encoding));
+    siteRuns.push(await measure(`${site}${path}`, encoding));
+  }
+  const summary = (runs: Figure[]) => ({
+    rps: median(runs.map((run) => run.rps)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+  });
+  const [f, s] = [summary(floorRuns), summary(siteRuns)];
+  rows.push([
+    label,
+    Math.round(f.rps).toLocaleString('en'),
+    Math.round(s.rps).toLocaleString('en'),
+    `${Math.round((s.rps / f.rps) * 100)} %`,
+    `${f.p50} / ${f.p99}`,
+    `${s.p50} / ${s.p99}`,
+    String(s.non2xx),
+  ]);
+}
+const header = [
+  'page',
+  'floor req/s',
+  'site req/s',
+  'site/floor',
+  'floor p50 / p99 ms',
+  'site p50 / p99 ms',
+  'site non-2xx',
+];
+const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+console.log([line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n'));
+
+for (const child of children) child.kill('SIGTERM');
+// Figures are not judged here (this host's speed varies by the hour); an answer other than 2xx is a fault.
+if (rows.some((row) => row[6] !== '0')) {
+  console.error('The site server answered with errors under load: see the last column.');
+  process.exitCode = 1;
+}

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+export type PageEncoding = 'br' | 'gzip' | 'identity';
+
+/** One form of a page as it is sent: its bytes and their strong ETag. */
+interface PageForm {
+  body: Buffer;
+  etag: string;
+}
+
+export type PageForms = Record<PageEncoding, PageForm>;
+
+const formOf = (body: Buffer): PageForm => ({
+  body,
+  etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+});
+
+/**
+ * A page's three forms: brotli at its highest quality and gzip at its highest level (done once per build of the page,
+ * in the thread pool, so the cost is paid once and never on the event loop), and the bytes as they are.
+ */
+export async function compressPage(html: string): Promise<PageForms> {
+  const identity = Buffer.from(html);
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzipped(identity, { level: zlib.Z_BEST_COMPRESSION }),
+  ]);
+  return { br: formOf(br), gzip: formOf(gz), identity: formOf(identity) };
+}
+
+/**
+ * Pages kept in memory in their three forms: one entry per page and origin, made again only when what it was made
+ * from changes (the page's HTML, or the manifest element it carries), and made once however many requests arrive
+ * while it is being made. At most `maxEntries` are kept (a Host header of a developer's machine may name any port):
+ * the oldest goes first.
+ */
+export function keptPageForms({ log, maxEntries = 1000 }: { log: FastifyBaseLogger; maxEntries?: number }) {
+  const kept = new Map<string, { source: string; element: string; forms: Promise<PageForms> }>();
+  return {
+    /**
+     * The forms of the page `key` made from `source` and `element` (compared by identity first: the same string
+     * objects come back until their file or the manifest changes); `make` gives the HTML to send.
+     */
+    formsOf(key: string, source: string, element: string, make: () => string): Promise<PageForms> {
+      const known = kept.get(key);
+      if (known && known.source === source && known.element === element) return known.forms;
+      const started = performance.now();
+      const forms = compressPage(make());
+      forms.then(
+        ({ br, gzip, identity }) =>
+          log.info(
+            {
+              page: key.split('\n')[1],
+              ms: Math.round(performance.now() - started),
+              bytes: [br, gzip, identity].map((form) => form.body.length),
+            },
+            'Page kept in memory, compressed',
+          ),
+        () => {
+          if (kept.get(key)?.forms === forms) kept.delete(key);
+        },
+      );
+      kept.delete(key);
+      kept.set(key, { source, element, forms });
+      if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
+      return forms;
+    },
+  };
+}
+
+const encodings: PageEncoding[] = ['br', 'gzip', 'identity'];
+
+/** The best form a request's `Accept-Encoding` allows: brotli, then gzip, else the bytes as they are. */
+export function encodingFor(request: FastifyRequest): PageEncoding {
+  const accepted = request.headers['accept-encoding'];
+  if (!accepted) return 'identity';
+  return (negotiate(accepted, encodings) as PageEncoding | null) ?? 'identity';
+}
+
+/** Whether `If-None-Match` names `etag` (the weak comparison HTTP asks of it), or is `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Sends a kept page in the form the request accepts, with its ETag; a request that already has those bytes gets a
+ * 304 with no body. `Vary: Accept-Encoding` joins what the page already varies by.
+ */
+export function sendPageForm(request: FastifyRequest, reply: FastifyReply, forms: PageForms) {
+  const encoding = encodingFor(request);
+  const form = forms[encoding];
+  reply
+    .header('ETag', form.etag)
+    .header('Vary', [reply.getHeader('Vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+  if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
+  if (reply.statusCode === 200 && matches(request.headers['if-none-match'], form.etag)) {
+    return reply.code(304).removeHeader('Content-Type').send();
+  }
+  return reply.send(form.body);
+}
