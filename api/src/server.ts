@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import Fastify, {
+  LogController,
   type FastifyHttpOptions,
   type FastifyInstance,
   type FastifyRequest,
@@ -57,7 +58,7 @@ export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'request
   return {
     ...requestIdOptions,
     // One line per request, written when it is answered (logEachRequest), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: 5_000,
     http: {
