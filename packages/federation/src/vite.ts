@@ -116,25 +116,13 @@ renderStandalone(${JSON.stringify(name)}, import.meta.glob('/src/pages/*.tsx', {
 }
 
 /**
- * A server build is ES modules wherever it is deployed: its folder says so in a package.json of its own. Without one,
- * a build deployed outside this workspace (REMOTES_DIR) had its `.js` entries loaded as CommonJS under
- * `node --import tsx`, whose `require` of React found nothing there.
- */
-const esModulesWherever: Plugin = {
-  name: 'gift:ssr-es-modules',
-  generateBundle() {
-    this.emitFile({ type: 'asset', fileName: 'package.json', source: '{ "type": "module" }\n' });
-  },
-};
-
-/**
  * The server-side build of the same pages (`vite build --ssr`), for prerendering. Packages that ship CSS or
  * are CommonJS with a default export are bundled; React, the router and the rest stay shared from node_modules.
  */
 function ssrConfig(input: Record<string, string>, base: string, outDir = ssrOutDir): UserConfig {
   return {
     base,
-    plugins: [react(), esModulesWherever],
+    plugins: [react()],
     // The router stays one copy shared with the shell's server build even where a remote does not depend on it
     // (remotes reach it only through @gift/router); the page server resolves it for them.
     ssr: { noExternal: [/^@gift\//, 'react-slick', 'slick-carousel'], external: ['react-router'] },
