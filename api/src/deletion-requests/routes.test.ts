@@ -265,13 +265,16 @@ describe('what a stranger can learn from the answer', () => {
     await post(validBody);
     const fresh: number[] = [];
     const repeated: number[] = [];
-    for (let i = 0; i < 60; i++) {
+    const differences: number[] = [];
+    for (let i = 0; i < 80; i++) {
       fresh.push(await timed(`new-${i}@example.com`));
       repeated.push(await timed(validBody.email));
+      // Each pair is timed back to back: the median of their differences holds while other tests load the machine.
+      differences.push(repeated.at(-1)! - fresh.at(-1)!);
     }
-    const [a, b] = [median(fresh), median(repeated)];
+    const [a, b] = [median([...fresh]), median([...repeated])];
     // Before: 4.2 ms against 1.7 ms on SQLite, as the repeated path committed nothing and so never waited for the disk.
-    expect(Math.abs(a - b), `new ${a.toFixed(2)} ms, repeated ${b.toFixed(2)} ms`).toBeLessThan(
+    expect(Math.abs(median(differences)), `new ${a.toFixed(2)} ms, repeated ${b.toFixed(2)} ms`).toBeLessThan(
       Math.max(1, 0.3 * Math.max(a, b)),
     );
   });
