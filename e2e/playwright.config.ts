@@ -31,6 +31,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       RATE_LIMIT_PER_IP: '1000',
+      // Every page view of every journey sends its field-data beacon from this one address.
+      RUM_LIMIT_PER_IP: '100000',
       PUBLIC_SITE_URL: baseURL,
       OUTBOX_INTERVAL_MS: '200',
     },

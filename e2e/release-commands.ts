@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The site server's package, where the release commands and servers run from. */
@@ -18,4 +18,28 @@ export async function releaseCommand(args: string[], env: NodeJS.ProcessEnv) {
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, printed };
+}
+
+/**
+ * A server of the site-server package (`src/main.ts`, `src/remotes-host-main.ts`) started with `env`; resolves once
+ * `url` answers anything. Stop it with `kill('SIGTERM')`.
+ */
+export async function startServer(script: string, env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: siteServerDir,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    const up = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (up) return child;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${script} did not answer at ${url} within 30 s`);
 }

@@ -12,6 +12,7 @@ import { healthRoutes } from './health/routes.ts';
 import { textFormats } from '@gift/contracts';
 import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
+import { fieldDataRoutes } from './field-data/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
 const ajv = new Ajv({ coerceTypes: false, allErrors: false, removeAdditional: false, useDefaults: false });
@@ -60,4 +61,5 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
     onQueued: outbox.kick,
   });
   locationShareRoutes(app, { db, config, limits, outcomes });
+  fieldDataRoutes(app, { db, config, limits });
 }

@@ -40,6 +40,8 @@ export interface ApiConfig {
   logHashSecret: string;
   /** Keys of the form-outcome cookies' signatures: the first signs, each verifies (two while one replaces the other). */
   cookieSecrets: string[];
+  /** Field-data beacons one client address may send per RATE_LIMIT_PER_IP_WINDOW_SECONDS (a beacon per page view). */
+  fieldDataPerIp: number;
   /** Days a shared location is kept after its last update. */
   locationRetentionDays: number;
   /** New share-link tokens one client may store a day. */
@@ -164,6 +166,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       'it keys the hash that stands for email addresses in the logs.',
     ),
     cookieSecrets: readCookieSecrets(env),
+    fieldDataPerIp: integer(env.RUM_LIMIT_PER_IP, 60),
     locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
     locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
     ...readWebhook(env),

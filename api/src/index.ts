@@ -4,3 +4,5 @@ export { openMigratedDatabase, type Db } from './db/database.ts';
 export { httpServerOptions, logEachRequest, loggerOptions, trustedHops } from './server.ts';
 export { formOutcomeCookies, type FormOutcomeCookies } from './http/form-posts.ts';
 export { closeOnSignal } from './shutdown.ts';
+export { fieldData, type VersionFigures } from './field-data/repository.ts';
+export { queueRollbackWebhook } from './webhooks/queue.ts';

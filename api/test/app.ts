@@ -11,9 +11,10 @@ export async function testApi(
     allowedOrigins = [],
     trustProxy = false,
     locationNewTokensPerDay = 10_000,
+    fieldDataPerIp = 10_000,
     ...limits
   }: Partial<ApiConfig['rateLimit']> &
-    Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay'>> = {},
+    Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp'>> = {},
 ) {
   const base = readConfig({});
   const config: ApiConfig = {
@@ -21,6 +22,7 @@ export async function testApi(
     allowedOrigins,
     trustProxy,
     locationNewTokensPerDay,
+    fieldDataPerIp,
     rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...limits },
   };
   const logLines: string[] = [];

@@ -23,8 +23,9 @@ const routes = examplePagePaths.filter((path) => !only || only.includes(path));
  */
 export const budgets = {
   gapMs: { max: 1500, margin: 150, goal: 1000 },
-  homeScriptRequests: { max: 17, margin: 0, goal: 12 },
-  homeScriptKiB: { max: 135, margin: 0, goal: 120 },
+  // Field data (issue 26) adds one script, loaded when the page is idle, and at most 3 KiB in all.
+  homeScriptRequests: { max: 18, margin: 0, goal: 12 },
+  homeScriptKiB: { max: 138, margin: 0, goal: 120 },
 };
 
 interface Load {

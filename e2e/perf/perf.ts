@@ -45,8 +45,11 @@ export const budgets = {
    */
   tbtMs: { max: 50, margin: 100, goal: 50 },
   cls: { max: 0.01, margin: 0.02, goal: 0.01 },
-  /** Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing. */
-  homeScriptKiB: { max: 135, margin: 0, goal: 120 },
+  /**
+   * Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing, beside the 3 KiB that field
+   * data (issue 26) may add.
+   */
+  homeScriptKiB: { max: 138, margin: 0, goal: 120 },
 };
 
 /**

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remotes } from '@gift/federation';
-import { releaseCommand, siteServerDir } from '../release-commands.ts';
+import { releaseCommand, startServer } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -26,25 +26,8 @@ async function release(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
 }
 
 const servers: ChildProcess[] = [];
-async function serve(script: string, serverEnv: NodeJS.ProcessEnv, url: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: siteServerDir,
-    env: { ...env, ...serverEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  servers.push(child);
-  // Any answer will do: the server is up.
-  await expect
-    .poll(
-      () =>
-        fetch(url).then(
-          (response) => response.status,
-          () => 0,
-        ),
-      { timeout: 30_000 },
-    )
-    .not.toBe(0);
-}
+const serve = async (script: string, serverEnv: NodeJS.ProcessEnv, url: string) =>
+  servers.push(await startServer(script, { ...env, ...serverEnv }, url));
 
 test.describe.configure({ mode: 'serial' });
 

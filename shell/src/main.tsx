@@ -3,8 +3,12 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { canHydrate } from './app/hydration.ts';
 import { PageSourceContext, remotePageSource } from './app/page-source.ts';
+import { startFieldData } from './app/field-data.ts';
 import { BrowserSiteRouter } from './app/navigation.tsx';
 import { SiteRoutes } from './app/router.tsx';
+
+// Field data: errors from the first moment, web vitals once the page is idle (a build with VITE_FIELD_DATA=off has none).
+if (import.meta.env.VITE_FIELD_DATA !== 'off') startFieldData();
 
 // The browser paints the server's HTML (on `/` the first slide with the text around it) before hydration takes
 // the main thread: a busy phone may not have presented the frame the loader waited for. A hidden tab runs no

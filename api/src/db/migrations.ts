@@ -1,4 +1,12 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  PostgresAdapter,
+  sql,
+  type CreateTableBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import { withoutSecrets } from '../mail/secrets.ts';
 import type { Database } from './schema.ts';
 
@@ -186,6 +194,61 @@ const migrations: Record<string, Migration> = {
         .addColumn('day_started_at', 'varchar(32)', (column) => column.notNull())
         .addColumn('sent_in_day', 'integer', (column) => column.notNull().defaultTo(0))
         .execute();
+    },
+  },
+  '2026-11-25-02-field-data': {
+    async up(db: Kysely<unknown>) {
+      const tags = (table: CreateTableBuilder<string, never>) =>
+        table
+          .addColumn('id', isPostgres(db) ? 'bigserial' : 'integer', (column) => column.primaryKey())
+          .addColumn('received_at', 'varchar(32)', (column) => column.notNull())
+          .addColumn('route', 'varchar(100)', (column) => column.notNull())
+          .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+          .addColumn('version', 'varchar(100)', (column) => column.notNull());
+      await tags(db.schema.createTable('field_views'))
+        .addColumn('shell', 'varchar(100)', (column) => column.notNull())
+        .addColumn('viewport', 'varchar(8)', (column) => column.notNull())
+        .addColumn('counted', 'smallint', (column) => column.notNull())
+        .addColumn('lcp', isPostgres(db) ? 'double precision' : 'real')
+        .addColumn('inp', isPostgres(db) ? 'double precision' : 'real')
+        .addColumn('cls', isPostgres(db) ? 'double precision' : 'real')
+        .addColumn('fcp', isPostgres(db) ? 'double precision' : 'real')
+        .addColumn('ttfb', isPostgres(db) ? 'double precision' : 'real')
+        .execute();
+      await tags(db.schema.createTable('field_errors'))
+        .addColumn('message', 'varchar(300)', (column) => column.notNull())
+        .addColumn('frame', 'varchar(300)')
+        .addColumn('count', 'integer', (column) => column.notNull())
+        .execute();
+      for (const table of ['field_views', 'field_errors']) {
+        await db.schema.createIndex(`${table}_received`).on(table).column('received_at').execute();
+        // What the release watch and `rum --remote` read: one version of one remote over a window.
+        await db.schema
+          .createIndex(`${table}_release`)
+          .on(table)
+          .columns(['remote', 'version', 'received_at'])
+          .execute();
+      }
+      await db.schema
+        .createTable('field_hours')
+        .addColumn('hour', 'varchar(32)', (column) => column.notNull())
+        .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('route', 'varchar(100)', (column) => column.notNull())
+        .addColumn('kind', 'varchar(8)', (column) => column.notNull())
+        .addColumn('name', 'varchar(300)', (column) => column.notNull())
+        .addColumn('count', 'integer', (column) => column.notNull())
+        .addColumn('p75', isPostgres(db) ? 'double precision' : 'real')
+        .addColumn('p95', isPostgres(db) ? 'double precision' : 'real')
+        .addPrimaryKeyConstraint('field_hours_key', ['hour', 'remote', 'version', 'route', 'kind', 'name'])
+        .execute();
+      // `release.rolled_back` (the release watch's event) is longer than the deletion events' types.
+      if (isPostgres(db)) {
+        await db.schema
+          .alterTable('webhook_deliveries')
+          .alterColumn('type', (column) => column.setDataType('varchar(40)'))
+          .execute();
+      }
     },
   },
 };

@@ -120,7 +120,56 @@ export interface ConfirmationMailboxTable {
   sent_in_day: number;
 }
 
+/**
+ * What real visitors measured, as it came (kept 48 hours): one row per beacon with the view's tags and the web vitals
+ * it carried, and whether it counts the view (a view's first beacon does). Its errors are rows of `field_errors`.
+ */
+export interface FieldViewTable {
+  id: Generated<number>;
+  received_at: string;
+  route: string;
+  remote: string;
+  version: string;
+  shell: string;
+  viewport: string;
+  /** 1 when this beacon counts a view, 0 for a later beacon of the same view. */
+  counted: number;
+  lcp: number | null;
+  inp: number | null;
+  cls: number | null;
+  fcp: number | null;
+  ttfb: number | null;
+}
+
+/** The errors a beacon reported (kept 48 hours): message, first stack frame, how many times in that view. */
+export interface FieldErrorTable {
+  id: Generated<number>;
+  received_at: string;
+  route: string;
+  remote: string;
+  version: string;
+  message: string;
+  frame: string | null;
+  count: number;
+}
+
+/** Hourly figures per remote, version and route (kept 90 days): views, each metric's p75 and p95, each error's count. */
+export interface FieldHourTable {
+  hour: string;
+  remote: string;
+  version: string;
+  route: string;
+  kind: 'view' | 'metric' | 'error';
+  name: string;
+  count: number;
+  p75: number | null;
+  p95: number | null;
+}
+
 export interface Database {
+  field_views: FieldViewTable;
+  field_errors: FieldErrorTable;
+  field_hours: FieldHourTable;
   confirmation_mailboxes: ConfirmationMailboxTable;
   confirmation_tokens: ConfirmationTokenTable;
   email_outbox: EmailOutboxTable;

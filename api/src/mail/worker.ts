@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { takeLease } from '../db/claims.ts';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
+import { fieldData } from '../field-data/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 import { createTransport, deliverDueEmails } from './outbox.ts';
@@ -40,6 +41,8 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
           if (purged) log.info({ purged }, 'unconfirmed deletion requests purged');
           const expired = await locationShares(db).purgeOlderThan(config.locationRetentionDays);
           if (expired) log.info({ expired }, 'shared locations past their retention deleted');
+          const field = await fieldData(db).rollUpAndPurge();
+          if (field.raw || field.hours) log.info(field, 'field data past its retention deleted');
         }
       } catch (error) {
         log.error({ err: error }, 'outbox run failed; it will try again');

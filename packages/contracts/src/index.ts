@@ -1,7 +1,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 
-/** Where the API is mounted, on the site's own origin. */
-export const apiPrefix = '/api';
+import { apiPrefix } from './api-prefix.ts';
+
+export { apiPrefix };
 
 /** Where the API answers: the browser posts to these, the API registers them (without the prefix). */
 export const apiPaths = {

@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 
 /**
  * What the platform's back end receives at WEBHOOK_URL when a deletion request changes: one JSON event per change,
- * signed. Server-side only (it uses node:crypto); the browser never sees these.
+ * signed (and when a release is rolled back by itself, below). Server-side only (it uses node:crypto); the browser never sees these.
  */
 
 export const deletionEventTypes = ['received', 'verified', 'in_progress', 'completed', 'rejected', 'extended'] as const;
@@ -34,6 +34,36 @@ export const deletionEventSchema = {
 } as const;
 
 export type DeletionEvent = FromSchema<typeof deletionEventSchema>;
+
+/**
+ * What WEBHOOK_URL receives when the release watch takes a remote's new version off the site by itself: which
+ * remote, the version it took off, the version live again, and why (what the field data showed).
+ */
+export const releaseEventSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'type', 'occurredAt', 'release'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    type: { type: 'string', enum: ['release.rolled_back'] },
+    occurredAt: { type: 'string', format: 'date-time' },
+    release: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['remote', 'from', 'to', 'reason'],
+      properties: {
+        remote: { type: 'string' },
+        /** The version taken off. */
+        from: { type: 'string' },
+        /** The version live again. */
+        to: { type: 'string' },
+        reason: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+export type ReleaseWebhookEvent = FromSchema<typeof releaseEventSchema>;
 
 /** The header that carries the signature: `t=<unix seconds>,v1=<hex>` (one `v1` per secret while secrets rotate). */
 export const signatureHeader = 'giftwell-signature';

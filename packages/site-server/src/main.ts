@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeOnSignal, loggerOptions, openMigratedDatabase, readConfig } from 'api';
+import { startReleaseWatch } from './release-watch.ts';
 import { createSiteServer, defaultSiteHosts } from './site-server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -28,6 +29,35 @@ const app = await createSiteServer({
   siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,
   previewSecret: process.env.PREVIEW_SECRET || undefined,
 });
+
+/** A whole number of minutes, 0 or more, or the default; anything else stops the server with a clear message. */
+function minutes(name: string, fallback: number) {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value))
+    throw new Error(`${name} must be a whole number of minutes (0 turns it off), not "${value}".`);
+  return Number(value);
+}
+
+// The release watch (deployed remotes only): a promoted version that made things worse in the field is rolled back.
+const watchMinutes = minutes('RELEASE_WATCH_MINUTES', 15);
+const { REMOTES_DIR, REMOTES_MANIFEST } = process.env;
+if (REMOTES_DIR && REMOTES_MANIFEST && watchMinutes > 0) {
+  const stop = startReleaseWatch({
+    settings: {
+      root,
+      remotesDir: REMOTES_DIR,
+      manifestFile: REMOTES_MANIFEST,
+      remotesBaseUrl: process.env.REMOTES_BASE_URL,
+    },
+    db,
+    log: app.log,
+    minutes: watchMinutes,
+    intervalMs: Number(process.env.RELEASE_WATCH_INTERVAL_MS ?? 30_000),
+    webhooks: Boolean(config.webhookUrl),
+  });
+  app.addHook('onClose', async () => stop());
+}
 
 closeOnSignal(app, db);
 

@@ -5,14 +5,17 @@ import type { RemoteName } from '@gift/federation';
 
 /**
  * What happened to each published version, one JSON line per event, beside the manifest (never in REMOTES_DIR, which
- * a CDN publishes): who made a candidate, the checks' verdict, a forced promote and its reason, each switch.
+ * a CDN publishes): who made a candidate, the checks' verdict, a forced promote and its reason, each switch, and a
+ * rollback by the release watch with its reason.
  */
 export type ReleaseEvent =
   | { event: 'published' }
   | { event: 'passed'; seconds: number }
   | { event: 'refused'; why: string }
   | { event: 'forced'; reason: string }
-  | { event: 'live'; how: 'promote' | 'rollback' };
+  | { event: 'live'; how: 'promote' | 'rollback' }
+  /** The release watch took this version off by itself: what the field data showed. */
+  | { event: 'rolled-back'; why: string };
 
 export type ReleaseRecord = ReleaseEvent & { remote: RemoteName; version: string; who: string; at: string };
 
@@ -66,13 +69,18 @@ export function verdictOf(records: ReleaseRecord[], version: string): string {
     const published = mine.find((record) => record.event === 'published');
     return published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)';
   }
+  const rolledBack = mine.findLast((record) => record.event === 'rolled-back');
+  const then =
+    rolledBack?.event === 'rolled-back' && rolledBack.at >= verdict.at
+      ? `; rolled back by the release watch: ${rolledBack.why} (${rolledBack.at.slice(0, 16).replace('T', ' ')} UTC)`
+      : '';
   switch (verdict.event) {
     case 'passed':
-      return `passed (checks ${verdict.seconds.toFixed(1)} s; ${when(verdict)})`;
+      return `passed (checks ${verdict.seconds.toFixed(1)} s; ${when(verdict)})${then}`;
     case 'refused':
       return `refused: ${verdict.why} (${when(verdict)})`;
     case 'forced':
-      return `forced: ${verdict.reason} (${when(verdict)})`;
+      return `forced: ${verdict.reason} (${when(verdict)})${then}`;
     default:
       return '';
   }

@@ -379,6 +379,24 @@ export async function rollback(settings: ReleaseSettings, remote: RemoteName, ve
   });
 }
 
+/**
+ * The release watch's rollback: back from `from` to `to`, only if `from` is still live (a release made meanwhile, or
+ * another server's watch, wins), with `why` recorded against `from`. Resolves with the switch, or undefined.
+ */
+export async function watchRollback(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  { from, to, why }: { from: string; to: string; why: string },
+): Promise<Switch | undefined> {
+  return oneReleaseAtATime(settings, remote, async () => {
+    if (liveVersion(settings, remote) !== from || !versionsOf(settings, remote).includes(to)) return undefined;
+    const change = await switchTo(settings, remote, to);
+    record(settings.manifestFile, remote, from, { event: 'rolled-back', why });
+    record(settings.manifestFile, remote, to, { event: 'live', how: 'rollback' });
+    return change;
+  });
+}
+
 /** `pnpm releases <remote>`: every published version, oldest first, its verdict, and which one is live. */
 export function releases(settings: ReleaseSettings, remote: RemoteName) {
   const live = liveVersion(settings, remote);

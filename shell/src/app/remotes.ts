@@ -106,6 +106,9 @@ export async function currentEntry(remote: RemoteName): Promise<string | undefin
   return (await readManifest(false))[remote];
 }
 
+/** The entry URL of the build of `remote` this page runs, once it has loaded it. */
+export const loadedEntry = (remote: RemoteName) => registered.get(remote);
+
 function register(remote: RemoteName, entry: string, attempt: number) {
   // A fresh URL on retry: the browser keeps a failed module import for the life of the page.
   const url = attempt === 0 ? entry : `${entry}${entry.includes('?') ? '&' : '?'}retry=${attempt}`;

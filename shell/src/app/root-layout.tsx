@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { documentTitle, notFoundMetadata } from '@gift/content';
 import { ActionDataContext } from '@gift/router';
 import { useDocumentMetadata } from './document-metadata.ts';
+import { fieldDataView } from './field-data.ts';
 import { Footer } from './footer.tsx';
 import { useHashScroll } from './hash-scroll.ts';
 import { Header } from './header.tsx';
@@ -28,6 +29,9 @@ export function RootLayout({ actionData }: { actionData?: unknown }) {
   useHashScroll();
   useDocumentMetadata({ title, description, path: pathname });
   usePrefetchOnIntent();
+  useEffect(() => {
+    if (import.meta.env.VITE_FIELD_DATA !== 'off') fieldDataView(pathname);
+  }, [pathname]);
   // Tells tests and tools that the page is interactive (hydrated, or rendered in the browser), and when.
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';

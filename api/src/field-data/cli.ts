@@ -1,0 +1,121 @@
+import { parseArgs } from 'node:util';
+import { ratingOf, vitalNames, vitalThresholds } from '@gift/contracts/field-data';
+import { printable } from '../cli/printable.ts';
+import { readConfig } from '../config.ts';
+import { openMigratedDatabase } from '../db/database.ts';
+import { fieldData, type FieldFigures } from './repository.ts';
+
+const usage = `How each team's pages do for real visitors (web vitals and errors, per remote, version and route).
+
+  pnpm --filter api rum [--since 24h] [--remote vendor]     views, p75 of each metric and its rating, error rate
+  pnpm --filter api rum errors [--since 24h] [--remote vendor]
+                                                           the most frequent errors, with the version each started in
+
+--since takes minutes (30m), hours (24h) or days (7d); beyond 48h the figures come from hourly roll-ups.
+Uses the same DATABASE_URL / DATA_DIR as the service.`;
+
+/** `24h`, `30m`, `7d` as milliseconds; undefined when it is none of these. */
+export function durationMs(text: string): number | undefined {
+  const match = /^(\d+)([mhd])$/.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'];
+}
+
+const formatValue = (name: string, value: number) =>
+  name === 'CLS' ? value.toFixed(3) : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+
+/** The table the teams read: a row per remote, version and route. */
+export function figuresTable(figures: FieldFigures[]): string {
+  const header = ['remote', 'version', 'route', 'views', ...vitalNames.map((name) => `${name} p75`), 'errors/view'];
+  const rows = [...figures]
+    .sort(
+      (a, b) =>
+        a.remote.localeCompare(b.remote) || a.version.localeCompare(b.version) || a.route.localeCompare(b.route),
+    )
+    .map((row) => [
+      row.remote,
+      row.version,
+      row.route,
+      String(row.views),
+      ...vitalNames.map((name) => {
+        const value = row.p75[name];
+        return value === undefined ? '-' : `${formatValue(name, value)} ${ratingOf(name, value)}`;
+      }),
+      row.views ? `${((row.errors / row.views) * 100).toFixed(1)} %` : row.errors ? `${row.errors} errors` : '-',
+    ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      since: { type: 'string', default: '24h' },
+      remote: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command = 'summary'] = positionals;
+  if (values.help || !['summary', 'errors'].includes(command)) {
+    console.log(usage);
+    return values.help ? 0 : 2;
+  }
+  const window = durationMs(values.since);
+  if (window === undefined) {
+    console.error(`--since takes a time such as 30m, 24h or 7d, not "${printable(values.since)}".`);
+    return 2;
+  }
+  const since = new Date(Date.now() - window);
+  // A remote by its federation name or its folder (`share_location` or `share-location`).
+  const remote = values.remote?.replace(/-/g, '_');
+  const db = await openMigratedDatabase(readConfig());
+  try {
+    const data = fieldData(db);
+    if (command === 'errors') {
+      const errors = await data.topErrors({ since, remote });
+      if (!errors.length) {
+        console.log(`No errors reported since ${since.toISOString()}.`);
+        return 0;
+      }
+      for (const error of errors) {
+        console.log(
+          `${String(error.count).padStart(6)}  ${error.remote}  ${printable(error.message)}\n` +
+            `        first in ${error.firstVersion} at ${error.firstSeen}${error.frame ? `, at ${printable(error.frame)}` : ''}` +
+            (error.versions.size > 1
+              ? `; also in ${[...error.versions].filter((v) => v !== error.firstVersion).join(', ')}`
+              : ''),
+        );
+      }
+      return 0;
+    }
+    const { figures, exact } = await data.figures({ since, remote });
+    if (!figures.length) {
+      console.log(`No field data since ${since.toISOString()}${values.remote ? ` for ${values.remote}` : ''}.`);
+      return 0;
+    }
+    console.log(
+      `Field data since ${since.toISOString()} (${exact ? 'every report' : 'hourly roll-ups: p75 approximate'}):\n`,
+    );
+    console.log(figuresTable(figures));
+    console.log(
+      `\nRatings by web-vitals' thresholds (Good at most / Poor above): ${vitalNames
+        .map(
+          (name) =>
+            `${name} ${formatValue(name, vitalThresholds[name].good)} / ${formatValue(name, vitalThresholds[name].poor)}`,
+        )
+        .join(', ')}.`,
+    );
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { postgresDatabase, postgresServer, sqliteDatabase } from '../../test/databases.ts';
+import { fieldData, groupCommit, percentile } from './repository.ts';
+
+const postgres = await postgresServer();
+afterAll(() => postgres?.stop());
+const backends: [string, () => Promise<Db>][] = [['SQLite', async () => (await sqliteDatabase()).db]];
+if (postgres) backends.push(['PostgreSQL', () => postgresDatabase(postgres.url)]);
+
+describe('percentile (nearest rank)', () => {
+  it('gives the value below which the share of samples fall', () => {
+    const values = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
+    expect(percentile(values, 0.75)).toBe(800);
+    expect(percentile(values, 0.95)).toBe(1000);
+    expect(percentile([5, 1, 3, 2], 0.75)).toBe(3);
+    expect(percentile([42], 0.75)).toBe(42);
+    expect(percentile([], 0.75)).toBeUndefined();
+  });
+});
+
+describe('group commit', () => {
+  const report = (route: string) => ({
+    route,
+    remote: 'vendor',
+    version: 'v1',
+    shell: 'S',
+    viewport: 'phone' as const,
+    entries: [],
+  });
+
+  it('writes the reports that arrive during a write together in the next one; each waits for its own', async () => {
+    const writes: string[][] = [];
+    let release = () => {};
+    const store = groupCommit(async (reports) => {
+      writes.push(reports.map((item) => item.route));
+      if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    const settled: string[] = [];
+    const first = store(report('/a')).then(() => settled.push('/a'));
+    const later = ['/b', '/c', '/d'].map((route) => store(report(route)).then(() => settled.push(route)));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toEqual([]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(writes).toEqual([['/a'], ['/b', '/c', '/d']]);
+    expect(settled).toEqual(['/a', '/b', '/c', '/d']);
+  });
+
+  it('fails the reports of a write that fails, and goes on with the next', async () => {
+    let fail = true;
+    const store = groupCommit(async () => {
+      if (fail) throw new Error('disk full');
+    });
+    await expect(store(report('/a'))).rejects.toThrow('disk full');
+    fail = false;
+    await expect(store(report('/b'))).resolves.toBeUndefined();
+  });
+});
+
+describe.each(backends)('field data on %s', (_name, open) => {
+  const tags = { route: '/vendor', remote: 'vendor', shell: 'S1', viewport: 'phone' as const };
+
+  it('rolls an hour up into views, p75 and p95 of each metric, and error counts; the figures and top errors read them', async () => {
+    const db = await open();
+    let clock = new Date('2026-11-25T10:05:00.000Z');
+    const data = fieldData(db, () => clock);
+    const inps = [40, 80, 120, 160, 200, 240, 280, 320, 360, 400, 440, 480, 520, 560, 600, 640, 680, 720, 760, 800];
+    for (const [index, value] of inps.entries()) {
+      await data.store({ ...tags, version: 'v1', view: true, entries: [{ metric: 'INP', value }] });
+      if (index % 10 === 0) await data.store({ ...tags, version: 'v1', entries: [{ error: 'Boom', count: 3 }] });
+    }
+    clock = new Date('2026-11-25T10:40:00.000Z');
+    await data.store({ ...tags, version: 'v2', view: true, entries: [{ error: 'Boom', count: 1 }] });
+    await data.rollUp(new Date('2026-11-25T10:00:00.000Z'));
+    const hours = await db.selectFrom('field_hours').selectAll().orderBy('version').orderBy('kind').execute();
+    expect(hours.map((row) => [row.version, row.kind, row.name, row.count, row.p75, row.p95])).toEqual([
+      ['v1', 'error', 'Boom', 6, null, null],
+      ['v1', 'metric', 'INP', 20, 600, 760],
+      ['v1', 'view', '', 20, null, null],
+      ['v2', 'error', 'Boom', 1, null, null],
+      ['v2', 'view', '', 1, null, null],
+    ]);
+    // Rolling an hour up again replaces its figures, never adds to them.
+    await data.rollUp(new Date('2026-11-25T10:30:00.000Z'));
+    expect(await db.selectFrom('field_hours').selectAll().execute()).toHaveLength(5);
+
+    const { figures, exact } = await data.figures({ since: new Date('2026-11-25T09:00:00.000Z') });
+    expect(exact).toBe(true);
+    expect(figures.find((row) => row.version === 'v1')).toMatchObject({ views: 20, errors: 6, p75: { INP: 600 } });
+    const [boom] = await data.topErrors({ since: new Date('2026-11-25T09:00:00.000Z') });
+    expect(boom).toMatchObject({ message: 'Boom', count: 7, firstVersion: 'v1' });
+    await db.destroy();
+  });
+
+  it('keeps raw reports 48 hours and hourly figures 90 days', async () => {
+    const db = await open();
+    let clock = new Date('2026-08-01T10:00:00.000Z');
+    const data = fieldData(db, () => clock);
+    await data.store({ ...tags, version: 'old', view: true, entries: [] });
+    await data.rollUp(clock);
+    clock = new Date('2026-11-25T10:00:00.000Z');
+    await data.store({ ...tags, version: 'gone', view: true, entries: [] });
+    clock = new Date('2026-11-26T12:00:00.000Z');
+    await data.store({ ...tags, version: 'kept', view: true, entries: [] });
+    clock = new Date('2026-11-27T10:30:00.000Z');
+    const purged = await data.rollUpAndPurge();
+    expect(purged).toEqual({ raw: 2, hours: 1 });
+    const left = await db.selectFrom('field_views').select('version').execute();
+    expect(left.map((row) => row.version)).toEqual(['kept']);
+    await db.destroy();
+  });
+});

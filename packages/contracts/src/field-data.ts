@@ -1,0 +1,88 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { apiPrefix } from './api-prefix.ts';
+
+/** Where the browser sends what real visitors measured (a beacon per page view). */
+export const fieldDataPath = `${apiPrefix}/rum`;
+
+/** The web vitals each view reports, as the `web-vitals` library names them. */
+export const vitalNames = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
+export type VitalName = (typeof vitalNames)[number];
+
+/**
+ * web-vitals' thresholds: at most `good` is Good, above `poor` is Poor, between is Needs improvement. Milliseconds,
+ * except CLS (unitless).
+ */
+export const vitalThresholds: Record<VitalName, { good: number; poor: number }> = {
+  LCP: { good: 2500, poor: 4000 },
+  INP: { good: 200, poor: 500 },
+  CLS: { good: 0.1, poor: 0.25 },
+  FCP: { good: 1800, poor: 3000 },
+  TTFB: { good: 800, poor: 1800 },
+};
+
+export type VitalRating = 'Good' | 'Needs improvement' | 'Poor';
+
+export function ratingOf(name: VitalName, value: number): VitalRating {
+  const { good, poor } = vitalThresholds[name];
+  return value <= good ? 'Good' : value <= poor ? 'Needs improvement' : 'Poor';
+}
+
+/** What a view of the not-found page reports as its route (the shell owns it). */
+export const notFoundRoute = '/404';
+
+/** The largest beacon the API reads, and the most entries one may carry. */
+export const maxEntries = 50;
+export const maxMessage = 300;
+export const fieldDataLimits = { bodyBytes: 16 * 1024, entries: maxEntries, message: maxMessage } as const;
+
+const tag = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._-]+$' } as const;
+
+/**
+ * One page view's report: where it was (the route as the route table writes it, `/share-location/*` rather than a
+ * link's token, the remote that owns it, that remote's live version, the shell's build, phone or desktop) and what was
+ * measured there. `view` is set on a view's first beacon only, so that views are counted once. Nothing identifies the
+ * visitor.
+ */
+export const fieldReportSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['route', 'remote', 'version', 'shell', 'viewport', 'entries'],
+  properties: {
+    route: { type: 'string', minLength: 1, maxLength: 100, pattern: '^/[a-z0-9/*_-]*$' },
+    remote: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[a-z_]+$' },
+    version: tag,
+    shell: tag,
+    viewport: { type: 'string', enum: ['phone', 'desktop'] },
+    view: { type: 'boolean' },
+    entries: {
+      type: 'array',
+      maxItems: maxEntries,
+      items: {
+        oneOf: [
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['metric', 'value'],
+            properties: {
+              metric: { type: 'string', enum: vitalNames },
+              value: { type: 'number', minimum: 0, maximum: 600_000 },
+            },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['error', 'count'],
+            properties: {
+              error: { type: 'string', minLength: 1, maxLength: maxMessage, format: 'single-line' },
+              frame: { type: 'string', maxLength: maxMessage, format: 'single-line' },
+              count: { type: 'integer', minimum: 1, maximum: 1000 },
+            },
+          },
+        ],
+      },
+    },
+  },
+} as const;
+
+export type FieldReport = FromSchema<typeof fieldReportSchema>;
+export type FieldEntry = FieldReport['entries'][number];
