@@ -1,20 +1,62 @@
 import { readFileSync } from 'node:fs';
-import Fastify from 'fastify';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import helmet from 'helmet';
+import { httpServerOptions, logEachRequest, loggerOptions } from 'api';
+import { addTransportHeaders, helmetOptions, remoteAssetHeaders } from '../src/security-headers.ts';
+import { siteOrigins } from '../src/site-origin.ts';
 
 /**
  * The server floor: a bare Fastify, logger off, sending bytes it holds in memory. `pages.json` (argv[2]) maps a path
  * to its brotli and identity bytes as the site server sent them; what the site server does beyond this is its cost.
+ *
+ * FLOOR_LAYERS adds the site server's layers one at a time, made as the site server makes them, so that `pnpm
+ * bench:pages` can say what each costs: `headers` (Helmet's security headers and CSP, the transport headers),
+ * `host` (the Host check and the site's origin), `log` (request ids and the one log line per request, at info),
+ * `cookies` (the cookie parser that previews and form outcomes read), `compress` (the compression hook the other
+ * answers need).
  */
 const pages = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, { br: string; identity: string }>;
-const app = Fastify({ logger: false });
+const layers = new Set((process.env.FLOOR_LAYERS ?? '').split(',').filter(Boolean));
+
+const app = Fastify({
+  logger: layers.has('log') ? loggerOptions('info') : false,
+  ...(layers.has('log') ? httpServerOptions({ requestTimeoutMs: 10_000 }) : {}),
+});
+if (layers.has('log')) logEachRequest(app);
+if (layers.has('compress')) {
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+}
+if (layers.has('headers')) {
+  const securityHeaders = helmet(helmetOptions([]));
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
+  app.addHook('onSend', async (request, reply) => {
+    addTransportHeaders(request, reply);
+    remoteAssetHeaders(request, reply);
+    reply.header('X-Request-Id', request.id);
+  });
+}
+if (layers.has('cookies')) await app.register(cookie);
+const { withOrigin } = siteOrigins({ siteUrl: process.env.PUBLIC_SITE_URL });
+
 for (const [path, forms] of Object.entries(pages)) {
   const br = Buffer.from(forms.br, 'base64');
   const identity = Buffer.from(forms.identity, 'base64');
-  app.get(path, (request, reply) => {
+  const send = (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('Content-Type', 'text/html; charset=utf-8');
     if ((request.headers['accept-encoding'] ?? '').includes('br'))
       return reply.header('Content-Encoding', 'br').send(br);
     return reply.send(identity);
-  });
+  };
+  app.get(path, layers.has('host') ? withOrigin((_origin, request, reply) => send(request, reply)) : send);
 }
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -159,6 +159,42 @@ const widths = header.map((title, column) => Math.max(title.length, ...rows.map(
 const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
 console.log([line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n'));
 
+/**
+ * What each layer of the site server costs: the floor with the site's layers added one at a time (see
+ * floor-server.ts), `/vendor` with brotli, measured alternately with the site itself. BENCH_PAGE_LAYERS=0 skips it.
+ */
+if (process.env.BENCH_PAGE_LAYERS !== '0') {
+  const steps = ['headers', 'host', 'log', 'cookies', 'compress'];
+  const floors: { label: string; url: string }[] = [{ label: 'floor', url: `${floor}/vendor` }];
+  for (let step = 1; step <= steps.length; step++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    await start(
+      'bench/floor-server.ts',
+      [pagesFile],
+      { PORT: String(port), FLOOR_LAYERS: steps.slice(0, step).join(','), PUBLIC_SITE_URL: site },
+      `${url}/vendor`,
+    );
+    floors.push({ label: `+ ${steps[step - 1]}`, url: `${url}/vendor` });
+  }
+  floors.push({ label: 'site server', url: `${site}/vendor` });
+  for (const { url } of floors) await autocannon({ url, connections, duration: 2 });
+  const runs = new Map(floors.map(({ label }) => [label, [] as number[]]));
+  for (let round = 0; round < rounds; round++) {
+    for (const { label, url } of floors) runs.get(label)!.push((await measure(url, 'br')).rps);
+  }
+  console.log(`\nWhat each layer costs: /vendor, br, the floor with the site's layers added one at a time, medians\n`);
+  console.log('| server         | req/s  | of the floor |');
+  console.log('| -------------- | ------ | ------------ |');
+  const base = median(runs.get('floor')!);
+  for (const { label } of floors) {
+    const rps = median(runs.get(label)!);
+    console.log(
+      `| ${label.padEnd(14)} | ${Math.round(rps).toLocaleString('en').padStart(6)} | ${`${Math.round((rps / base) * 100)} %`.padStart(12)} |`,
+    );
+  }
+}
+
 for (const child of children) child.kill('SIGTERM');
 // Figures are not judged here (this host's speed varies by the hour); an answer other than 2xx is a fault.
 if (rows.some((row) => row[6] !== '0')) {

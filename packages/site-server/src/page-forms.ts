@@ -83,11 +83,20 @@ export function keptPageForms({ log, maxEntries = 1000 }: { log: FastifyBaseLogg
 
 const encodings: PageEncoding[] = ['br', 'gzip', 'identity'];
 
+/** The choice for each `Accept-Encoding` seen lately: browsers send a handful of spellings, each a million times. */
+const chosen = new Map<string, PageEncoding>();
+
 /** The best form a request's `Accept-Encoding` allows: brotli, then gzip, else the bytes as they are. */
 export function encodingFor(request: FastifyRequest): PageEncoding {
   const accepted = request.headers['accept-encoding'];
   if (!accepted) return 'identity';
-  return (negotiate(accepted, encodings) as PageEncoding | null) ?? 'identity';
+  let encoding = chosen.get(accepted);
+  if (encoding === undefined) {
+    encoding = (negotiate(accepted, encodings) as PageEncoding | null) ?? 'identity';
+    if (chosen.size >= 100) chosen.clear();
+    chosen.set(accepted, encoding);
+  }
+  return encoding;
 }
 
 /** Whether `If-None-Match` names `etag` (the weak comparison HTTP asks of it), or is `*`. */

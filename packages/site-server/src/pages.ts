@@ -77,6 +77,13 @@ export function pageSender({
     return html;
   };
   const keptPages = keptPageForms({ log });
+  // The manifest's element, made once per manifest (the same object comes back until the file changes).
+  const elements = new WeakMap<RemotesManifest, string>();
+  const elementOf = (manifest: RemotesManifest) => {
+    let element = elements.get(manifest);
+    if (element === undefined) elements.set(manifest, (element = manifestElement(manifest, remoteOrigins)));
+    return element;
+  };
   // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
   // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
   const shellBuild = watchedFile(shellServerBuild(root), () => true);
@@ -171,7 +178,7 @@ export function pageSender({
     const previewed = grants.some((grant) => grant.remote === match?.route.remote);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
     const manifest = withPreviews(await readManifest(), grants, remotesBaseUrl);
-    const element = manifestElement(manifest, remoteOrigins);
+    const element = elementOf(manifest);
     const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed });
     const make = () => {
       const html = page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`);

@@ -75,6 +75,7 @@ export function readPreviewToken(token: string, secret: string, now = Date.now()
 
 /** The manifest a previewing browser gets: the live one, with each previewed remote at its previewed version. */
 export function withPreviews(manifest: RemotesManifest, grants: PreviewGrant[], remotesBaseUrl?: string) {
+  if (!grants.length) return manifest;
   const changed = { ...manifest };
   for (const { remote, version } of grants) changed[remote] = versionEntryUrl(remote, version, remotesBaseUrl);
   return changed;
