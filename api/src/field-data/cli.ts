@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
       for (const error of errors) {
         console.log(
           `${String(error.count).padStart(6)}  ${error.remote}  ${printable(error.message)}\n` +
-            `        first in ${error.firstVersion} at ${error.firstSeen}${error.frame ? `, at ${printable(error.frame)}` : ''}` +
+            `        first in ${error.firstVersion} at ${error.firstSeen}${error.frame ? `, ${printable(/^at /.test(error.frame) ? error.frame : `at ${error.frame}`)}` : ''}` +
             (error.versions.size > 1
               ? `; also in ${[...error.versions].filter((v) => v !== error.firstVersion).join(', ')}`
               : ''),
