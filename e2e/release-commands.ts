@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The site server's package, where the release commands and servers run from. */
@@ -42,4 +44,16 @@ export async function startServer(script: string, env: NodeJS.ProcessEnv, url: s
   }
   child.kill('SIGTERM');
   throw new Error(`${script} did not answer at ${url} within 30 s`);
+}
+
+/** The exposed privacy page's own chunk, as the build's federation manifest names it. */
+export function privacyChunk(dist: string) {
+  const federation = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as {
+    exposes: { path: string; assets: { js: { sync: string[] } } }[];
+  };
+  const sync = federation.exposes.find((expose) => expose.path === './privacy-page')!.assets.js.sync;
+  return join(
+    dist,
+    sync.find((file) => file.includes('privacy-page'))!,
+  );
 }

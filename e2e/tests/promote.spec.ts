@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
-import { releaseCommand } from '../release-commands.ts';
+import { privacyChunk, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -24,18 +24,6 @@ async function succeeds(args: string[]) {
   const { code, printed } = await releaseCommand(args, env);
   expect(code, `${args.join(' ')}: ${printed}`).toBe(0);
   return printed;
-}
-
-/** The exposed privacy page's own chunk, as the build's federation manifest names it. */
-function privacyChunk(dist: string) {
-  const federation = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as {
-    exposes: { path: string; assets: { js: { sync: string[] } } }[];
-  };
-  const sync = federation.exposes.find((expose) => expose.path === './privacy-page')!.assets.js.sync;
-  return join(
-    dist,
-    sync.find((file) => file.includes('privacy-page'))!,
-  );
 }
 
 /** Changes a built file; its Brotli copy goes, so the change is what is served. */

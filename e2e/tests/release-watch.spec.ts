@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
 import { signatureHeader, signatureProblem, type ReleaseWebhookEvent } from '@gift/contracts/webhooks';
-import { releaseCommand, startServer } from '../release-commands.ts';
+import { privacyChunk, releaseCommand, startServer } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -98,15 +98,7 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   // The real legal build, its privacy page changed to throw on every click.
   const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
   cpSync(legalDist, dist, { recursive: true });
-  const federation = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as {
-    exposes: { path: string; assets: { js: { sync: string[] } } }[];
-  };
-  const chunk = join(
-    dist,
-    federation.exposes
-      .find((expose) => expose.path === './privacy-page')!
-      .assets.js.sync.find((file) => file.includes('privacy-page'))!,
-  );
+  const chunk = privacyChunk(dist);
   writeFileSync(
     chunk,
     `document.addEventListener("click",()=>{throw new Error("privacy page broke on a click")});\n${readFileSync(chunk, 'utf8')}`,

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import helmet from 'helmet';
 import { httpServerOptions, logEachRequest, loggerOptions } from 'api';
-import { addTransportHeaders, helmetOptions, remoteAssetHeaders } from '../src/security-headers.ts';
+import { addSecurityHeaders, answerCompression } from '../src/security-headers.ts';
 import { siteOrigins } from '../src/site-origin.ts';
 
 /**
@@ -26,25 +24,8 @@ const app = Fastify({
   ...(layers.has('log') ? httpServerOptions({ requestTimeoutMs: 10_000 }) : {}),
 });
 if (layers.has('log')) logEachRequest(app);
-if (layers.has('compress')) {
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
-  });
-}
-if (layers.has('headers')) {
-  const securityHeaders = helmet(helmetOptions([]));
-  app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
-  );
-  app.addHook('onSend', async (request, reply) => {
-    addTransportHeaders(request, reply);
-    remoteAssetHeaders(request, reply);
-    reply.header('X-Request-Id', request.id);
-  });
-}
+if (layers.has('compress')) await app.register(compress, answerCompression);
+if (layers.has('headers')) addSecurityHeaders(app, []);
 if (layers.has('cookies')) await app.register(cookie);
 const { withOrigin } = siteOrigins({ siteUrl: process.env.PUBLIC_SITE_URL });
 

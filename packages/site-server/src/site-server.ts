@@ -1,7 +1,5 @@
-import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from 'helmet';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { pageRoutes } from '@gift/content';
 import { apiPrefix } from '@gift/contracts';
@@ -19,7 +17,7 @@ import { serveBuilds } from './builds.ts';
 import { pageSender } from './pages.ts';
 import { serverErrorPage } from './plain-page.ts';
 import { registerPreviews, withPreviews } from './preview.ts';
-import { addTransportHeaders, helmetOptions, remoteAssetHeaders } from './security-headers.ts';
+import { addSecurityHeaders, answerCompression } from './security-headers.ts';
 import { serveSeoFiles } from './seo-files.ts';
 import { siteOrigins } from './site-origin.ts';
 
@@ -68,25 +66,8 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   });
   logEachRequest(app);
 
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    // What pages.ts keeps compressed offers these two; the rest is compressed here per answer, with the same choice.
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
-  });
-
-  // Helmet's middleware, made once: @fastify/helmet makes it again for every request (parsing the CSP each time),
-  // which cost a tenth of a page's answer time here.
-  const securityHeaders = helmet(helmetOptions(options.remoteOrigins ?? []));
-  app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
-  );
-  app.addHook('onSend', async (request, reply) => {
-    addTransportHeaders(request, reply);
-    remoteAssetHeaders(request, reply);
-    reply.header('X-Request-Id', request.id);
-  });
+  await app.register(compress, answerCompression);
+  addSecurityHeaders(app, options.remoteOrigins ?? []);
 
   // The site's own errors (the API answers its own): a 5xx is a page with a reference, never the error's words.
   app.setErrorHandler((error: FastifyError, request, reply) => {
