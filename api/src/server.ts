@@ -69,12 +69,23 @@ export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'request
 }
 
 /**
- * The request log: one line per request once it is answered, with the request (method, address without tokens,
- * client), the status and the time taken. Half the lines of Fastify's own pair, for the same facts.
+ * The request log: one line per request once it is answered, with its facts as plain fields (method, address without
+ * tokens, client, status, milliseconds) beside the request id. Half the lines of Fastify's own pair; and plain fields
+ * cost a third of the nested `req`/`res` objects to write (`pnpm bench:pages`, the `log` layer).
  */
 export function logEachRequest(app: FastifyInstance) {
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    const { method, url } = request;
+    request.log.info(
+      {
+        method,
+        url: /token|share-location/i.test(url) ? withoutTokens(url) : url,
+        ip: request.ip,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request completed',
+    );
     done();
   });
 }

@@ -13,8 +13,8 @@ import { siteOrigins } from '../src/site-origin.ts';
  * FLOOR_LAYERS adds the site server's layers one at a time, made as the site server makes them, so that `pnpm
  * bench:pages` can say what each costs: `headers` (Helmet's security headers and CSP, the transport headers),
  * `host` (the Host check and the site's origin), `log` (request ids and the one log line per request, at info),
- * `cookies` (the cookie parser that previews and form outcomes read), `compress` (the compression hook the other
- * answers need).
+ * `cookies` (the cookie parser that previews and form outcomes read), `compress` (the compression plugin the other
+ * answers need; page routes skip its hook, as the site's do).
  */
 const pages = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, { br: string; identity: string }>;
 const layers = new Set((process.env.FLOOR_LAYERS ?? '').split(',').filter(Boolean));
@@ -38,6 +38,8 @@ for (const [path, forms] of Object.entries(pages)) {
       return reply.header('Content-Encoding', 'br').send(br);
     return reply.send(identity);
   };
-  app.get(path, layers.has('host') ? withOrigin((_origin, request, reply) => send(request, reply)) : send);
+  const handler = layers.has('host') ? withOrigin((_origin, request, reply) => send(request, reply)) : send;
+  // As on the site's page routes, which compress their pages themselves.
+  app.get(path, layers.has('compress') ? { compress: false } : {}, handler);
 }
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

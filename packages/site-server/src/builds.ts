@@ -29,6 +29,8 @@ export function builtRemotes(root: string) {
       return {
         name,
         dist,
+        /** The build's content version: the same string object until its entry file changes. */
+        version,
         entry: () => `/remotes/${remote.folder}/${remoteEntryFile}?v=${version()}`,
         prefix: `/remotes/${remote.folder}/`,
       };
@@ -39,6 +41,20 @@ export function builtRemotes(root: string) {
 /** The manifest that points at built remotes, as their builds are now. */
 const manifestOf = (built: ReturnType<typeof builtRemotes>): RemotesManifest =>
   Object.fromEntries(built.map((remote) => [remote.name, remote.entry()]));
+
+/**
+ * The manifest of `built` as one object that stays the same until a build changes, so that what pages make from it
+ * (the manifest's element, the kept compressed pages) is made once per build, not per request.
+ */
+function keptManifestOf(built: ReturnType<typeof builtRemotes>): () => RemotesManifest {
+  let kept: { versions: (string | undefined)[]; manifest: RemotesManifest } | undefined;
+  return () => {
+    if (!kept || built.some((remote, i) => remote.version() !== kept!.versions[i])) {
+      kept = { versions: built.map((remote) => remote.version()), manifest: manifestOf(built) };
+    }
+    return kept.manifest;
+  };
+}
 
 /** The manifest of the remotes built in this workspace. */
 export const localManifest = (root: string) => manifestOf(builtRemotes(root));
@@ -87,5 +103,6 @@ export async function serveBuilds(
   }
 
   if (manifestFile) return manifestSource(manifestFile, app.log);
-  return { read: async () => manifestOf(local), status: () => ({ ok: true, hasManifest: true }) };
+  const localNow = keptManifestOf(local);
+  return { read: async () => localNow(), status: () => ({ ok: true, hasManifest: true }) };
 }

@@ -106,5 +106,13 @@ describe('pages kept in memory, compressed once', () => {
     });
     expect(share.statusCode).toBe(200);
     expect(compressions('/share-location/gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7')).toBe(0);
+    // Still compressed for the one request it was made for, with no ETag that a cache could share.
+    expect(share.headers['content-encoding']).toBe('br');
+    expect(share.headers.vary).toContain('Accept-Encoding');
+    expect(share.headers.etag).toBeUndefined();
+    expect(brotliDecompressSync(share.rawPayload).toString()).toContain('Gift idea 399');
+    const plain = await get('/share-location/gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('Gift idea 399');
   });
 });

@@ -99,6 +99,27 @@ export function encodingFor(request: FastifyRequest): PageEncoding {
   return encoding;
 }
 
+const varyByEncoding = (reply: FastifyReply) =>
+  reply.header('Vary', [reply.getHeader('Vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+
+/**
+ * A page made for one request (a share link, a form's outcome, a preview) and never kept: compressed now, in the form
+ * the request accepts, at the quality the server's other answers get. Page routes skip the compression hook, which
+ * would otherwise look at every kept page again for nothing.
+ */
+export async function sendPageOnce(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const encoding = encodingFor(request);
+  varyByEncoding(reply);
+  if (encoding === 'identity') return reply.send(html);
+  const body =
+    encoding === 'br'
+      ? await brotli(html, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+        })
+      : await gzipped(html);
+  return reply.header('Content-Encoding', encoding).send(body);
+}
+
 /** Whether `If-None-Match` names `etag` (the weak comparison HTTP asks of it), or is `*`. */
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -113,9 +134,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 export function sendPageForm(request: FastifyRequest, reply: FastifyReply, forms: PageForms) {
   const encoding = encodingFor(request);
   const form = forms[encoding];
-  reply
-    .header('ETag', form.etag)
-    .header('Vary', [reply.getHeader('Vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+  reply.header('ETag', form.etag);
+  varyByEncoding(reply);
   if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
   if (reply.statusCode === 200 && matches(request.headers['if-none-match'], form.etag)) {
     return reply.code(304).removeHeader('Content-Type').send();

@@ -5,7 +5,7 @@ import { manifestElement, type RemotesManifest } from '@gift/federation';
 import type { FormOutcomeCookies } from 'api';
 import { revalidate } from './builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
-import { keptPageForms, sendPageForm } from './page-forms.ts';
+import { keptPageForms, sendPageForm, sendPageOnce } from './page-forms.ts';
 import { previewBar, withPreviews, type Previews } from './preview.ts';
 import {
   createPageRenderer,
@@ -194,7 +194,7 @@ export function pageSender({
     if (page.shared && !grants.length && formOutcome === undefined) {
       return sendPageForm(request, reply, await keptPages.formsOf(`${origin}\n${key}`, page.html, element, make));
     }
-    return reply.send(make());
+    return sendPageOnce(request, reply, make());
   };
 
   return sendPage;

@@ -63,10 +63,11 @@ export function addSecurityHeaders(app: FastifyInstance, remoteOrigins: string[]
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
   );
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     addTransportHeaders(request, reply);
     remoteAssetHeaders(request, reply);
     reply.header('X-Request-Id', request.id);
+    done(null, payload);
   });
 }
 

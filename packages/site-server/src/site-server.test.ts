@@ -92,11 +92,14 @@ describe('site server', () => {
     const token = 'gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7';
     await logged.inject({ url: `/share-location/${token}?from=app` });
     await logged.inject({ url: `/__preview?token=${token}.signature&x=1` });
-    const requests = lines.map((line) => JSON.parse(line)).filter((line) => line.req);
-    expect(requests.map((line) => line.req.url)).toEqual([
+    const requests = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request completed');
+    expect(requests.map((line) => line.url)).toEqual([
       '/share-location/[token]?from=app',
       '/__preview?token=[token]&x=1',
     ]);
+    // One line per request, with what an operator looks for: method, client, status, time.
+    expect(requests[0]).toMatchObject({ method: 'GET', ip: '127.0.0.1', status: 200, ms: expect.any(Number) });
+    expect(requests[0].reqId).toMatch(/./);
     expect(lines.join('\n')).not.toContain(token);
     await logged.close();
   });

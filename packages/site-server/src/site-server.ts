@@ -127,6 +127,8 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   for (const path of new Set(['/', ...pageRoutes.map((route) => route.path)])) {
     app.get(
       path,
+      // Pages compress themselves (page-forms.ts): kept ones once per build, the rest when they are made.
+      { compress: false },
       withOrigin((origin, request, reply) => sendPage(request.url.split('?')[0] ?? path, origin, request, reply)),
     );
   }
