@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { processSecret } from './deletion-requests/email.ts';
 
 /** Every setting comes from the environment; the README lists them with these defaults. */
@@ -129,7 +130,10 @@ function required(env: NodeJS.ProcessEnv, name: string, fallback: string, why: s
   return fallback;
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ApiConfig {
+/** The workspace's root: its `.data` is where `pnpm start`, `pnpm dev` and the operators' commands all keep data. */
+export const workspaceRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspaceRoot): ApiConfig {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? join(root, '.data'),

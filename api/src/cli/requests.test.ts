@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Db } from '../db/database.ts';
+import { databaseName, type Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { main } from './requests.ts';
@@ -72,5 +73,25 @@ describe('the operators’ CLI', () => {
     // The token is still in the queued email, for the worker to send.
     const [queued] = await db.selectFrom('email_outbox').select('body_text').execute();
     expect(queued!.body_text).toMatch(/#token=[A-Za-z0-9_-]{43}/);
+  });
+});
+
+describe('the database the operators’ CLI opens', () => {
+  it('is the workspace’s, as `pnpm start` and `pnpm dev` use it, named on the first line, when nothing is set', async () => {
+    const workspaceData = fileURLToPath(new URL('../../../.data/requests.sqlite', import.meta.url));
+    const set = process.env.DATA_DIR;
+    delete process.env.DATA_DIR;
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await terminal('list');
+      expect(said.mock.calls[0]).toEqual([`Database: SQLite ${workspaceData}`]);
+    } finally {
+      process.env.DATA_DIR = set;
+    }
+  });
+
+  it('names a PostgreSQL database by host, port and name, never its user or password', () => {
+    const name = databaseName({ databaseUrl: 'postgres://gifts:s3cret@db.internal:6432/gifting', dataDir: '' });
+    expect(name).toBe('PostgreSQL db.internal:6432/gifting');
   });
 });

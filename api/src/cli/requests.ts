@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
-import { openMigratedDatabase } from '../db/database.ts';
+import { databaseName, openMigratedDatabase } from '../db/database.ts';
 import { requestStatuses, type RequestStatus } from '../db/schema.ts';
 import { clock, daysLeft } from '../deletion-requests/deadline.ts';
 import { deletionRequests, TransitionError, type DeletionRequest } from '../deletion-requests/repository.ts';
@@ -100,6 +100,8 @@ async function main(argv: string[]) {
   }
 
   const config = readConfig();
+  // On standard error, so that an export piped to a file stays the export alone.
+  console.error(`Database: ${databaseName(config)}`);
   const db = await openMigratedDatabase(config);
   const requests = deletionRequests(db, { webhooks: Boolean(config.webhookUrl) });
   try {

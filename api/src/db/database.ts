@@ -24,6 +24,20 @@ export function privateFolder(path: string) {
   chmodSync(path, 0o700);
 }
 
+/**
+ * Which database the options name, as an operator reads it: the SQLite file's path, or PostgreSQL's host, port and
+ * database (never the user or password of the URL).
+ */
+export function databaseName({ databaseUrl, dataDir }: DatabaseOptions): string {
+  if (!databaseUrl) return `SQLite ${join(dataDir, 'requests.sqlite')}`;
+  try {
+    const url = new URL(databaseUrl);
+    return `PostgreSQL ${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname || '/'}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL is not a URL)';
+  }
+}
+
 /** SQLite file under the data directory by default, PostgreSQL when a URL names one. One query codebase either way. */
 export function openDatabase({ databaseUrl, dataDir }: DatabaseOptions): Db {
   if (databaseUrl) {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ratingOf, vitalNames, vitalThresholds } from '@gift/contracts/field-data';
 import { printable } from '../cli/printable.ts';
 import { readConfig } from '../config.ts';
-import { openMigratedDatabase } from '../db/database.ts';
+import { databaseName, openMigratedDatabase } from '../db/database.ts';
 import { fieldData, type FieldFigures } from './repository.ts';
 
 const usage = `How each team's pages do for real visitors (web vitals and errors, per remote, version and route).
@@ -75,7 +75,10 @@ async function main(argv: string[]): Promise<number> {
   const since = new Date(Date.now() - window);
   // A remote by its federation name or its folder (`share_location` or `share-location`).
   const remote = values.remote?.replace(/-/g, '_');
-  const db = await openMigratedDatabase(readConfig());
+  const config = readConfig();
+  // On standard error, so that an export piped to a file stays the export alone.
+  console.error(`Database: ${databaseName(config)}`);
+  const db = await openMigratedDatabase(config);
   try {
     const data = fieldData(db);
     if (command === 'errors') {

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeOnSignal, loggerOptions, openMigratedDatabase, readConfig } from 'api';
+import { closeOnSignal, databaseName, loggerOptions, openMigratedDatabase, readConfig } from 'api';
 import { startReleaseWatch } from './release-watch.ts';
 import { createSiteServer, defaultSiteHosts } from './site-server.ts';
 
@@ -62,6 +61,4 @@ if (REMOTES_DIR && REMOTES_MANIFEST && watchMinutes > 0) {
 closeOnSignal(app, db);
 
 await app.listen({ port, host });
-console.log(
-  `The site is running at http://${host}:${port} (requests stored in ${config.databaseUrl ? 'PostgreSQL' : join(config.dataDir, 'requests.sqlite')})`,
-);
+console.log(`The site is running at http://${host}:${port} (data in ${databaseName(config)})`);
