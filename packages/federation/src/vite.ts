@@ -35,7 +35,7 @@ const resolveConditions = ['module-sync', 'module', 'browser', 'development|prod
  * Writes a maximum-quality Brotli copy beside every text file of the build, once, so that the server sends
  * it as it is instead of compressing each response quickly and less well.
  */
-function precompress(): Plugin {
+export function precompress(): Plugin {
   let outDir = '';
   const walk = (folder: string): string[] =>
     readdirSync(folder).flatMap((name) => {

@@ -21,7 +21,10 @@ import { addSecurityHeaders, answerCompression } from './security-headers.ts';
 import { serveSeoFiles } from './seo-files.ts';
 import { siteOrigins } from './site-origin.ts';
 
-export { builtRemotes, localManifest } from './builds.ts';
+export { builtRemotes, localManifest, staticOptions, revalidate } from './builds.ts';
+// The site's server settings, for the React floor of `pnpm perf` (packages/react-floor), served the same way.
+export { addSecurityHeaders, answerCompression } from './security-headers.ts';
+export { keptPageForms, sendPageForm } from './page-forms.ts';
 export { defaultSiteHosts, siteOrigin } from './site-origin.ts';
 
 export interface SiteServerOptions {
