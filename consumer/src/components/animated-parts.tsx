@@ -1,6 +1,6 @@
 import { AnimatePresence, domMax, LayoutGroup, LazyMotion, m, MotionConfig } from 'framer-motion';
 import type { ReactNode } from 'react';
-import type { PanelProps, RevealProps } from './page-motion.tsx';
+import { revealRise, type PanelProps, type RevealProps } from './page-motion.tsx';
 
 /** Spec section 9: the default layout transition, and the block that resizes to fit the chosen feature. */
 export const defaultTransition = { layout: { duration: 0.45 } };
@@ -17,15 +17,15 @@ function Motion({ children }: { children: ReactNode }) {
   );
 }
 
-/** Slides in from the side and fades in as it comes into view. */
-export function AnimatedReveal({ from, className, children }: RevealProps) {
+/** Rises and fades in as it comes into view. */
+export function AnimatedReveal({ className, children }: RevealProps) {
   return (
     <Motion>
       <m.div
         className={className}
         data-reveal
-        initial={{ opacity: 0, x: from }}
-        whileInView={{ opacity: 1, x: 0 }}
+        initial={{ opacity: 0, y: revealRise }}
+        whileInView={{ opacity: 1, y: 0 }}
         viewport={{ once: true, amount: 0.3 }}
       >
         {children}

@@ -5,8 +5,6 @@ import type * as AnimatedPartsModule from './animated-parts.tsx';
 type AnimatedParts = typeof AnimatedPartsModule;
 
 export interface RevealProps {
-  /** Where it slides in from, in pixels along x. */
-  from: number;
   className?: string;
   children: ReactNode;
 }
@@ -76,12 +74,18 @@ export function PageMotion({ children }: { children: ReactNode }) {
   return <AnimatedPartsContext value={parts}>{children}</AnimatedPartsContext>;
 }
 
-/** Content that slides in when it comes into view; hidden (as the server renders it) until then. */
-export function Reveal({ from, className, children }: RevealProps) {
+/**
+ * How far below its place revealed content starts, in pixels: it rises and fades in. Never sideways, which would
+ * widen the page on a phone until the content came into view.
+ */
+export const revealRise = 24;
+
+/** Content that rises and fades in when it comes into view; hidden (as the server renders it) until then. */
+export function Reveal({ className, children }: RevealProps) {
   const parts = use(AnimatedPartsContext);
-  if (parts) return <parts.AnimatedReveal {...{ from, className, children }} />;
+  if (parts) return <parts.AnimatedReveal {...{ className, children }} />;
   return (
-    <div className={className} data-reveal style={{ opacity: 0, transform: `translateX(${from}px)` }}>
+    <div className={className} data-reveal style={{ opacity: 0, transform: `translateY(${revealRise}px)` }}>
       {children}
     </div>
   );
