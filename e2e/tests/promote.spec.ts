@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,20 @@ test('a page that throws in the browser only is refused: route, viewport and the
     /^Refused: browser 375 px: \/privacy: (page|console) error: .*privacy page broke in the browser$/m,
   );
   expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: /m);
+});
+
+test('a page that scrolls sideways is refused, with how far it sticks out', async () => {
+  test.setTimeout(120_000);
+  const version = await candidate((dist) => {
+    for (const name of readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))) {
+      rewrite(join(dist, 'assets', name), (css) => `${css}\nmain h1{min-width:1500px}`);
+    }
+  });
+  const printed = await refused(version);
+  expect(printed).toMatch(
+    /^Refused: browser 375 px: \/privacy: scrolls sideways: the page is \d+ px wider than the screen$/m,
+  );
+  expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: scrolls sideways/m);
 });
 
 test('a page that throws in the server render is refused', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { examplePath, pageRoutes, routesOf, type PageRoute } from '@gift/content';
 import { remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { chromiumArgs, chromiumPath } from './chromium.ts';
@@ -101,8 +101,36 @@ async function temporarySite(deployment: Deployment, manifest: RemotesManifest, 
   return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
-/** A page as a visitor's browser gets it: what went wrong first, and the scripts it loaded. */
-async function visit(browser: Browser, site: string, paths: string[], viewport: (typeof viewports)[number]) {
+/**
+ * How many pixels wider than the screen a page is at its widest: after hydration, and after scrolling through it a
+ * half screen at a time so that every part that comes into view runs its entrance, and back.
+ */
+async function sidewaysOverflow(page: Page): Promise<number> {
+  const over = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const first = await over();
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo({ top: y, behavior: 'instant' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  await page.waitForTimeout(800);
+  const after = await over();
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  return Math.max(first, after);
+}
+
+/**
+ * A page as a visitor's browser gets it: what went wrong first, and the scripts it loaded. The routes in `owned`
+ * (the released remote's) are also checked for sideways scroll.
+ */
+async function visit(
+  browser: Browser,
+  site: string,
+  paths: string[],
+  viewport: (typeof viewports)[number],
+  owned: string[] = paths,
+) {
   const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
   const scripts = new Set<string>();
   try {
@@ -134,6 +162,10 @@ async function visit(browser: Browser, site: string, paths: string[], viewport: 
           const headings = await page.locator('h1').count();
           if (headings !== 1) return `has ${headings} h1 elements, not one`;
           if (!(await page.locator('h1').isVisible())) return 'its h1 is not visible';
+          if (owned.includes(path)) {
+            const over = await sidewaysOverflow(page);
+            if (over > 0) return `scrolls sideways: the page is ${over} px wider than the screen`;
+          }
           return undefined;
         } catch (error) {
           return errors[0] ?? firstLine((error as Error).message);
@@ -273,14 +305,15 @@ export async function checkCandidate(
     const visited = [...paths, ...(control ? [examplePath(control)] : [])];
     const [liveRun, ...runs] = await Promise.all([
       liveSite && visit(browser, liveSite.url, paths, viewports[1]),
-      ...viewports.map((viewport) => visit(browser, candidateSite.url, visited, viewport)),
+      ...viewports.map((viewport) => visit(browser, candidateSite.url, visited, viewport, paths)),
     ]);
     const controlNote = control ? `, and ${examplePath(control)} (${remotes[control.remote].folder}, control)` : '';
     runs.forEach((run, index) =>
       report(
         `browser ${viewports[index]!.name}`,
         !run!.failure,
-        run!.failure ?? `${paths.join(', ')}${controlNote}: hydrated, no error, no unavailable page`,
+        run!.failure ??
+          `${paths.join(', ')}${controlNote}: hydrated, no error, no unavailable page, no sideways scroll on its routes`,
       ),
     );
 
