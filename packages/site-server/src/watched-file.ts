@@ -22,17 +22,21 @@ function followChanges(path: string, onChange: () => void): boolean {
     }
     const listeners = new Map<string, Set<() => void>>();
     const created = { watcher, listeners };
-    watcher.on('change', (_event, name) => {
+    // The folder went away (a build empties its output folder by removing it): every file of it is read again, and
+    // watched again once it is back. Linux reports that as a `rename` of the folder's own name, not as an error, and
+    // the watch then sees nothing of the folder made in its place (which may even have the same inode number).
+    const lost = () => {
+      watcher.close();
+      if (folders.get(folder) === created) folders.delete(folder);
+      for (const set of listeners.values()) for (const listener of set) listener();
+    };
+    watcher.on('change', (event, name) => {
+      if (event === 'rename' && String(name) === basename(folder)) return lost();
       // Without a name (the kernel's queue overflowed) any file of the folder may have changed.
       const names = name ? [String(name)] : [...listeners.keys()];
       for (const file of names) for (const listener of listeners.get(file) ?? []) listener();
     });
-    watcher.on('error', () => {
-      // The folder went away: every file of it is read again, and watched again once it is back.
-      watcher.close();
-      if (folders.get(folder) === created) folders.delete(folder);
-      for (const set of listeners.values()) for (const listener of set) listener();
-    });
+    watcher.on('error', lost);
     folders.set(folder, created);
     watched = created;
   }
