@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The e2e tests drive Debian's Chromium; Playwright never downloads a browser of its own.
+# The e2e tests drive Debian's Chromium; Playwright never downloads a browser of its own. Liberation Sans is the
+# local font the brand font's fallback is scaled from on Linux (Arial elsewhere): the type journey measures the swap.
 set -euo pipefail
 chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-[ -x "$chromium_path" ] && exit 0
+missing=()
+[ -x "$chromium_path" ] || missing+=(chromium)
+[ -d /usr/share/fonts/truetype/liberation ] || missing+=(fonts-liberation)
+[ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "Chromium is missing: installing Debian's chromium package."
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  echo "Missing for the e2e tests: installing Debian's ${missing[*]}."
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   exit 0
 fi
-echo "The e2e tests need Chromium at $chromium_path: run 'sudo apt-get install -y chromium' (or set CHROMIUM_PATH)." >&2
+echo "The e2e tests need Debian's ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH)." >&2
 exit 1
