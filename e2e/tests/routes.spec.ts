@@ -36,10 +36,27 @@ test.describe('every route', () => {
     await expect(page).toHaveTitle(/^Page not found \| /);
     await expect(page.getByRole('banner')).toBeVisible();
     await expectShellAround(page);
+    const elsewhere = page.getByRole('navigation', { name: 'Main pages' });
+    await expect(elsewhere.getByRole('link')).toHaveText([
+      'Sell on Giftwell',
+      'Gifting for business',
+      'Delete your account',
+    ]);
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await expect(page).toHaveURL('/');
     // The browser reports the page's own 404 status; nothing else may fail.
     expect(consoleErrors.filter((text) => !text.includes('status of 404'))).toEqual([]);
+  });
+
+  test('on a phone the not-found card keeps a gutter on both sides, and its links lead on', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 700 });
+    await page.goto('/no-such-page');
+    const card = page.locator('main > div').filter({ has: page.getByRole('heading', { name: 'Page not found' }) });
+    const box = (await card.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(16);
+    expect(320 - (box.x + box.width)).toBeGreaterThanOrEqual(16);
+    await page.getByRole('navigation', { name: 'Main pages' }).getByRole('link', { name: 'Sell on Giftwell' }).click();
+    await expect(page).toHaveURL('/vendor');
   });
 
   test('another spelling of a page’s address goes to the page, from the server and in the browser alike', async ({
