@@ -1,5 +1,5 @@
 /**
- * `pnpm test:cluster`: the deployment the README describes, for real on 127.0.0.1. PostgreSQL, two API instances,
+ * `pnpm test:cluster`: the deployment docs/operations.md describes, for real on 127.0.0.1. PostgreSQL, two API instances,
  * nginx from Debian's package balancing them, and an SMTP sink; then the checks of issue 19, printed as a table.
  * Exits 1 when a check fails. Every process it starts is stopped by its own pid when it ends.
  */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processSecret } from './deletion-requests/email.ts';
 
-/** Every setting comes from the environment; the README lists them with these defaults. */
+/** Every setting comes from the environment; docs/configuration.md lists them with these defaults. */
 export interface ApiConfig {
   /** PostgreSQL connection string; SQLite under `dataDir` when absent. */
   databaseUrl: string | undefined;

@@ -17,7 +17,7 @@ import { deliverDueWebhooks, maxWebhookAttempts, resendWebhook, webhookRetryDela
 const secret = 'a'.repeat(64);
 const nextSecret = 'b'.repeat(64);
 
-/** A receiver as the README shows it: verifies each delivery, acts once per event id, answers as told. */
+/** A receiver as the operations guide (docs/operations.md) shows it: verifies each delivery, acts once per event id, answers as told. */
 type Mode = 'ok' | 'fail-twice' | 'redirect' | 'slow';
 const receiver = {
   mode: 'ok' as Mode,
@@ -207,9 +207,9 @@ describe('the service', () => {
   });
 });
 
-describe('the receiver’s check the README shows', () => {
+describe('the receiver’s check the operations guide shows', () => {
   it('accepts a genuine delivery and refuses a tampered, a foreign or an old one', async () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
     const snippet = readme.match(/```ts\n(import \{ createHmac[\s\S]*?)```/)?.[1];
     expect(snippet).toBeDefined();
     const module = join(mkdtempSync(join(tmpdir(), 'readme-')), 'receiver.mjs');
