@@ -180,17 +180,17 @@ export const firstPaintControls: FirstPaintControl[] = [
     name: 'carousel pause',
     path: paths.home,
     worksWithoutScripts: false,
-    act: (page) => tapNow(page.getByLabel('Pause taglines')),
+    act: (page) => tapNow(page.getByLabel('Pause taglines and app screens')),
     async answered(page, _marker, scripts) {
       const current = () =>
-        page.locator('[aria-label="taglines"] .slick-current').first().getAttribute('data-index', answerSoon);
-      await expect(page.getByLabel('Pause taglines')).toBeChecked(answerSoon);
+        page.locator('[aria-label="taglines"] [data-current="true"]').getAttribute('data-index', answerSoon);
+      await expect(page.getByLabel('Pause taglines and app screens')).toBeChecked(answerSoon);
       const before = await current();
       await afterScripts(page, scripts);
       // Three and a half autoplay intervals: a running carousel would have moved.
       await page.waitForTimeout(3_500);
       expect(await current()).toBe(before);
-      await expect(page.getByLabel('Pause taglines')).toBeChecked(answerSoon);
+      await expect(page.getByLabel('Pause taglines and app screens')).toBeChecked(answerSoon);
     },
   },
 ];

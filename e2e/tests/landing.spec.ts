@@ -3,7 +3,7 @@ import { accessibleNode } from '../accessibility-tree.ts';
 import { expect, settledScrollY, test } from './support.ts';
 
 const currentSlide = (carousel: Locator) =>
-  carousel.locator('.slick-slide.slick-current').first().getAttribute('data-index');
+  carousel.locator('.slick-slide.slick-current, [data-current="true"]').first().getAttribute('data-index');
 
 async function slidesSeen(carousel: Locator, page: Page, durationMs: number) {
   const seen = new Set<string | null>();
@@ -81,18 +81,39 @@ test.describe('landing page', () => {
     await expect(filledIcon).toBeVisible();
   });
 
-  test('both carousels advance by themselves, stop when paused and resume on play', async ({ page }) => {
+  test('both moving parts of the hero advance by themselves, and one control stops and restarts both', async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await page.goto('/');
-    for (const name of ['taglines', 'app screens']) {
-      const carousel = page.getByRole('group', { name });
-      expect(await slidesSeen(carousel, page, 4000), `${name} moves`).toBeGreaterThan(1);
-      await carousel.getByRole('checkbox', { name: `Pause ${name}` }).check();
-      await page.waitForTimeout(600);
-      expect(await slidesSeen(carousel, page, 4000), `${name} paused`).toBe(1);
-      await carousel.getByRole('checkbox', { name: `Pause ${name}` }).uncheck();
-      expect(await slidesSeen(carousel, page, 4000), `${name} plays again`).toBeGreaterThan(1);
+    const parts = [page.getByRole('group', { name: 'taglines' }), page.getByRole('group', { name: 'app screens' })];
+    const pause = page.getByRole('checkbox', { name: 'Pause taglines and app screens' });
+    await expect(pause).toHaveCount(1);
+    const seen = () => Promise.all(parts.map((part) => slidesSeen(part, page, 4000)));
+    for (const count of await seen()) expect(count, 'moves').toBeGreaterThan(1);
+    await pause.check();
+    await page.waitForTimeout(600);
+    expect(await seen(), 'paused').toEqual([1, 1]);
+    await pause.uncheck();
+    for (const count of await seen()) expect(count, 'plays again').toBeGreaterThan(1);
+  });
+
+  test('the second line of the title is set as large as the first, and keeps its place while it changes', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/');
+    const title = page.getByRole('heading', { level: 1 });
+    const taglines = page.getByRole('group', { name: 'taglines' });
+    const size = (locator: typeof title) => locator.evaluate((element) => getComputedStyle(element).fontSize);
+    expect(await size(taglines.locator('[data-current="true"]'))).toBe(await size(title));
+    const intro = page.getByText(/^Pick a gift/);
+    const places = new Set<number>();
+    for (let i = 0; i < 8; i++) {
+      places.add(Math.round((await intro.boundingBox())!.y));
+      await page.waitForTimeout(500);
     }
+    expect([...places]).toHaveLength(1);
   });
 
   test('nothing moves by itself when the visitor prefers reduced motion, until they unpause', async ({ page }) => {
@@ -101,10 +122,11 @@ test.describe('landing page', () => {
     await page.goto('/');
     const taglines = page.getByRole('group', { name: 'taglines' });
     const screens = page.getByRole('group', { name: 'app screens' });
-    await expect(taglines.getByRole('checkbox', { name: 'Pause taglines' })).toBeChecked();
+    const pause = page.getByRole('checkbox', { name: 'Pause taglines and app screens' });
+    await expect(pause).toBeChecked();
     expect(await slidesSeen(taglines, page, 3500)).toBe(1);
     expect(await slidesSeen(screens, page, 500)).toBe(1);
-    await screens.getByRole('checkbox', { name: 'Pause app screens' }).uncheck();
+    await pause.uncheck();
     expect(await slidesSeen(screens, page, 4000)).toBeGreaterThan(1);
   });
 

@@ -10,26 +10,45 @@ function pressedBeforeHydration(checkboxId: string): true | null {
   return (document.getElementById(checkboxId) as HTMLInputElement | null)?.checked ? true : null;
 }
 
+/**
+ * Whether the carousels of one place move, with the pause control WCAG 2.2.2 asks for: one native checkbox
+ * ("Pause <what>") for all of them, so that a press before the page's scripts arrive is kept by the browser and
+ * they start paused. They start paused too when the visitor prefers reduced motion, until they choose.
+ */
+export function useAutoplay(what: string) {
+  const reducedMotion = usePrefersReducedMotion();
+  const id = `${useId()}-pause`;
+  // The visitor's own choice, once they have made one (pressed before hydration: the checkbox was checked);
+  // until then reduced motion decides. Read as React first renders, so the sliders mount as they will stay.
+  const [choice, setChoice] = useState<boolean | null>(() => pressedBeforeHydration(id));
+  const playing = !(choice ?? reducedMotion);
+  const control = (className?: string) => (
+    <label className={[styles.control, className].filter(Boolean).join(' ')}>
+      <input
+        id={id}
+        type="checkbox"
+        className={styles.pause}
+        checked={!playing}
+        onChange={(event) => setChoice(event.target.checked)}
+      />
+      <span aria-hidden="true">❚❚</span>
+      Pause<span className="visually-hidden"> {what}</span>
+    </label>
+  );
+  return { playing, control };
+}
+
 interface AutoCarouselProps {
   label: string;
   settings: Settings;
+  /** Whether it moves by itself: the `useAutoplay` of the place it is in decides. */
+  playing: boolean;
   className?: string;
-  controlClassName?: string;
   children: ReactNode;
 }
 
-/**
- * A react-slick carousel that moves by itself, with the pause control WCAG 2.2.2 asks for. The control is a
- * native checkbox ("Pause <label>"), so a press before the page's scripts arrive is kept by the browser and the
- * carousel starts paused. It starts paused too when the visitor prefers reduced motion, until they choose.
- */
-export function AutoCarousel({ label, settings, className, controlClassName, children }: AutoCarouselProps) {
-  const reducedMotion = usePrefersReducedMotion();
-  const id = useId();
-  // The visitor's own choice, once they have made one (pressed before hydration: the checkbox was checked);
-  // until then reduced motion decides. Read as React first renders, so the slider mounts as it will stay.
-  const [choice, setChoice] = useState<boolean | null>(() => pressedBeforeHydration(`${id}-pause`));
-  const playing = !(choice ?? reducedMotion);
+/** A react-slick carousel that moves by itself while `playing`. */
+export function AutoCarousel({ label, settings, playing, className, children }: AutoCarouselProps) {
   const responsive = useResponsiveSettings(settings);
   const slider = useRef<Slider>(null);
 
@@ -49,17 +68,6 @@ export function AutoCarousel({ label, settings, className, controlClassName, chi
       <Slider ref={slider} key={responsive.settings.initialSlide ?? 0} {...responsive.settings} autoplay={playing}>
         {children}
       </Slider>
-      <label className={[styles.control, controlClassName].filter(Boolean).join(' ')}>
-        <input
-          id={`${id}-pause`}
-          type="checkbox"
-          className={styles.pause}
-          checked={!playing}
-          onChange={(event) => setChoice(event.target.checked)}
-        />
-        <span aria-hidden="true">❚❚</span>
-        Pause<span className="visually-hidden"> {label}</span>
-      </label>
     </div>
   );
 }

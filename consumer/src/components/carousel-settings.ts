@@ -1,22 +1,5 @@
 import type { Settings } from 'react-slick';
 
-/** Spec section 9: the vertical title carousel. */
-export const titleCarouselSettings = {
-  vertical: true,
-  verticalSwiping: true,
-  slidesToShow: 1,
-  slidesToScroll: 1,
-  infinite: true,
-  dots: false,
-  arrows: false,
-  autoplay: true,
-  autoplaySpeed: 3000,
-  speed: 500,
-  pauseOnHover: false,
-  swipeToSlide: true,
-  touchThreshold: 5,
-} satisfies Settings;
-
 /** Spec section 9: the centred image carousel and its responsive rules. */
 export const imageCarouselSettings = {
   centerMode: true,

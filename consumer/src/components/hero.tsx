@@ -1,12 +1,18 @@
 import { site } from '@gift/content';
 import { StoreButtons } from '@gift/ui';
 import { landing } from '../content/landing.content.ts';
-import { AutoCarousel } from './auto-carousel.tsx';
-import { imageCarouselSettings, titleCarouselSettings } from './carousel-settings.ts';
+import { AutoCarousel, useAutoplay } from './auto-carousel.tsx';
+import { imageCarouselSettings } from './carousel-settings.ts';
 import styles from './hero.module.css';
+import { RotatingText } from './rotating-text.tsx';
 
+/**
+ * The hero: a title whose second line changes, the app stores, and screens of the app going by. One control pauses
+ * both moving parts, after them, where a visitor who wants them still looks.
+ */
 export function Hero() {
   const { hero, imageSlides, imageAlt } = landing;
+  const { playing, control } = useAutoplay('taglines and app screens');
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
       <div className={styles.inner}>
@@ -14,29 +20,13 @@ export function Hero() {
           {hero.title}
           <span className="visually-hidden">: {hero.titleSlides.map((slide) => slide.title).join(', ')}</span>
         </h1>
-        <AutoCarousel
-          label="taglines"
-          settings={titleCarouselSettings}
-          className={styles.titleCarousel}
-          controlClassName={styles.titleControl}
-        >
-          {hero.titleSlides.map((slide) => (
-            <p key={slide.id} className={styles.slideTitle}>
-              {slide.title}
-            </p>
-          ))}
-        </AutoCarousel>
+        <RotatingText label="taglines" phrases={hero.titleSlides} playing={playing} className={styles.titleCarousel} />
         <p className={styles.intro}>{hero.intro}</p>
         <div className={styles.stores}>
           <StoreButtons links={site.consumerApp} centered />
         </div>
       </div>
-      <AutoCarousel
-        label="app screens"
-        settings={imageCarouselSettings}
-        className={styles.gallery}
-        controlClassName={styles.galleryControl}
-      >
+      <AutoCarousel label="app screens" settings={imageCarouselSettings} playing={playing} className={styles.gallery}>
         {imageSlides.map((slide, index) => (
           <div key={slide.id} className={styles.slide}>
             <img
@@ -53,6 +43,7 @@ export function Hero() {
           </div>
         ))}
       </AutoCarousel>
+      {control(styles.galleryControl)}
     </section>
   );
 }
