@@ -1,6 +1,6 @@
 import { AnimatePresence, domMax, LayoutGroup, LazyMotion, m, MotionConfig } from 'framer-motion';
 import type { ReactNode } from 'react';
-import { revealRise, type PanelProps, type RevealProps } from './page-motion.tsx';
+import type { PanelProps, RevealProps } from './page-motion.tsx';
 
 /** Spec section 9: the default layout transition, and the block that resizes to fit the chosen feature. */
 export const defaultTransition = { layout: { duration: 0.45 } };
@@ -18,13 +18,13 @@ function Motion({ children }: { children: ReactNode }) {
 }
 
 /** Rises and fades in as it comes into view. */
-export function AnimatedReveal({ className, children }: RevealProps) {
+export function AnimatedReveal({ rise, className, children }: RevealProps & { rise: number }) {
   return (
     <Motion>
       <m.div
         className={className}
         data-reveal
-        initial={{ opacity: 0, y: revealRise }}
+        initial={{ opacity: 0, y: rise }}
         whileInView={{ opacity: 1, y: 0 }}
         viewport={{ once: true, amount: 0.3 }}
       >

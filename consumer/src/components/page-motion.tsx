@@ -83,7 +83,7 @@ export const revealRise = 24;
 /** Content that rises and fades in when it comes into view; hidden (as the server renders it) until then. */
 export function Reveal({ className, children }: RevealProps) {
   const parts = use(AnimatedPartsContext);
-  if (parts) return <parts.AnimatedReveal {...{ className, children }} />;
+  if (parts) return <parts.AnimatedReveal rise={revealRise} {...{ className, children }} />;
   return (
     <div className={className} data-reveal style={{ opacity: 0, transform: `translateY(${revealRise}px)` }}>
       {children}
