@@ -80,7 +80,20 @@ test.describe('with location denied', () => {
     await page.getByRole('button', { name: 'Share my location' }).click();
     await expect(page.getByRole('alert')).toContainText('Location access is blocked for this site');
     await page.getByRole('button', { name: 'Type an address instead' }).click();
-    await page.getByLabel('Delivery address').fill('12 Canal Street, 1012 AB Amsterdam');
+    // Too short an address: the field is marked and the message is in the error colour, beside it.
+    const address = page.getByLabel('Delivery address');
+    await address.fill('12');
+    await page.getByRole('button', { name: 'Confirm address' }).click();
+    await expect(address).toHaveAttribute('aria-invalid', 'true');
+    await expect(address).toHaveAccessibleDescription(/Enter the full delivery address\./);
+    const message = page.getByText('Enter the full delivery address.');
+    const errorColour = await page.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue('--color-error').trim(),
+    );
+    expect(errorColour).toBe('#b42318');
+    await expect(message).toHaveCSS('color', 'rgb(180, 35, 24)');
+    await expect(address).toHaveCSS('border-top-color', 'rgb(180, 35, 24)');
+    await address.fill('12 Canal Street, 1012 AB Amsterdam');
     const [response] = await Promise.all([
       page.waitForResponse('**/api/share-location'),
       page.getByRole('button', { name: 'Confirm address' }).click(),

@@ -51,7 +51,7 @@ function AddressForm({ token, onSubmit, onUseLocation, returned }: AddressFormPr
         <span id={`${id}-hint`} className={styles.hint}>
           {copy.addressHint}
         </span>
-        <span id={`${id}-error`} role="alert" className={styles.hint}>
+        <span id={`${id}-error`} role="alert" className={styles.error}>
           {error}
         </span>
       </div>
