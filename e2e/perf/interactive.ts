@@ -166,7 +166,7 @@ async function main() {
   try {
     await waitFor(`${base}/remotes.json`);
     console.log(
-      `\nFirst paint to interactive, phone profile (4x CPU, 150 ms, 1.6 Mbit/s), median of ${runs}, each load after one of the React floor, ${new Date().toISOString()}`,
+      `\nFirst paint to interactive, phone profile (4x CPU, 150 ms, 1.6 Mbit/s), median of ${runs}, on ${floorRoutes.join(', ')} each load after one of the React floor, ${new Date().toISOString()}`,
     );
     // One load of each first, unmeasured: the servers' first responses (reading builds, compressing) are not a visitor's.
     await load(browser, `${floorBase}/`);
