@@ -184,7 +184,15 @@ async function main(argv: string[]) {
       }
       const emails = await db.selectFrom('email_outbox').selectAll().orderBy('id', 'desc').limit(200).execute();
       if (values.json) {
-        console.log(printableJson(emails.map((email) => ({ ...email, body_text: withoutSecrets(email.body_text) }))));
+        console.log(
+          printableJson(
+            emails.map((email) => ({
+              ...email,
+              body_text: withoutSecrets(email.body_text),
+              body_content: email.body_content && withoutSecrets(email.body_content),
+            })),
+          ),
+        );
         return 0;
       }
       if (emails.length === 0) console.log('The outbox is empty.');

@@ -1,44 +1,54 @@
 /**
- * What the requester is told when an operator moves their request on (GDPR Art. 12(3), 12(4) and 19). Plain text,
- * no words the requester typed; the operator's reason is theirs to write.
+ * What the requester is told when an operator moves their request on (GDPR Art. 12(3), 12(4) and 19). No words the
+ * requester typed; the operator's reason is theirs to write.
  */
+import { paths, site } from '@gift/content';
+import type { EmailContent } from '../mail/branded-email.tsx';
 
-const dateOf = (deadline: Date) =>
-  deadline.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const utcDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dateOf = (deadline: Date) => utcDate.format(deadline);
 
-export function completedEmail({ reference }: { reference: string }) {
+export function completedEmail({ reference, siteUrl }: { reference: string; siteUrl: string }): EmailContent {
   return {
     subject: `Your account has been deleted (${reference})`,
-    text: `Hello,
-
-As you asked (reference ${reference}), your Giftwell account and its data have been deleted.
-
-What we deleted: your profile (name, email address, phone number, photo), your sign-in, the people, groups and
-occasions you saved, your addresses, wish lists and gift messages, and your settings.
-
-What we keep, and why: records of the orders you paid for and their invoices. Tax law requires us to keep them,
-for up to 10 years after the end of the year of the order; they are then deleted. They are kept apart and used
-for nothing else.
-
-If you use Giftwell again you will need a new account. If you have a question about this, reply to this email.
-`,
+    preview: `As you asked, your ${site.brand} account and its data have been deleted.`,
+    heading: 'Your account has been deleted',
+    paragraphs: [
+      `As you asked, your ${site.brand} account and its data have been deleted.`,
+      'What we deleted: your profile (name, email address, phone number, photo), your sign-in, the people, groups and occasions you saved, your addresses, wish lists and gift messages, and your settings.',
+      'What we keep, and why: records of the orders you paid for and their invoices. Tax law requires us to keep them, for up to 10 years after the end of the year of the order; they are then deleted. They are kept apart and used for nothing else.',
+    ],
+    action: { label: 'Read our privacy policy', href: `${siteUrl}${paths.privacy}` },
+    facts: [{ label: 'Reference', value: reference }],
+    after: [
+      `If you use ${site.brand} again you will need a new account. If you have a question about this, reply to this email.`,
+    ],
   };
 }
 
-export function rejectedEmail({ reference, reason }: { reference: string; reason: string }) {
+export function rejectedEmail({
+  reference,
+  reason,
+  siteUrl,
+}: {
+  reference: string;
+  reason: string;
+  siteUrl: string;
+}): EmailContent {
   return {
     subject: `We could not act on your account deletion request (${reference})`,
-    text: `Hello,
-
-We could not act on your request to delete your Giftwell account (reference ${reference}).
-
-Why: ${reason}
-
-Your account stays as it is. You may send a new request at any time.
-
-If you disagree, you may complain to a data-protection supervisory authority, for example in the country where
-you live or work, and you may seek a remedy before a court.
-`,
+    preview: 'We could not act on your request; your account stays as it is.',
+    heading: 'We could not act on your request',
+    paragraphs: [
+      `We could not act on your request to delete your ${site.brand} account.`,
+      `Why: ${reason}`,
+      'Your account stays as it is. You may send a new request at any time.',
+    ],
+    action: { label: 'Send a new request', href: `${siteUrl}${paths.deleteAccount}` },
+    facts: [{ label: 'Reference', value: reference }],
+    after: [
+      'If you disagree, you may complain to a data-protection supervisory authority, for example in the country where you live or work, and you may seek a remedy before a court.',
+    ],
   };
 }
 
@@ -47,23 +57,30 @@ export function extendedEmail({
   months,
   reason,
   deadline,
+  siteUrl,
 }: {
   reference: string;
   months: number;
   reason: string;
   deadline: Date;
-}) {
+  siteUrl: string;
+}): EmailContent {
   return {
     subject: `We need more time for your account deletion request (${reference})`,
-    text: `Hello,
-
-We are working on your request to delete your Giftwell account (reference ${reference}), and we need ${
-      months === 1 ? 'one more month' : 'two more months'
-    } to complete it.
-
-Why: ${reason}
-
-We will have answered by ${dateOf(deadline)} at the latest.
-`,
+    preview: `We will have answered by ${dateOf(deadline)} at the latest.`,
+    heading: 'We need more time',
+    paragraphs: [
+      `We are working on your request to delete your ${site.brand} account, and we need ${
+        months === 1 ? 'one more month' : 'two more months'
+      } to complete it.`,
+      `Why: ${reason}`,
+      `We will have answered by ${dateOf(deadline)} at the latest.`,
+    ],
+    action: { label: 'Read our privacy policy', href: `${siteUrl}${paths.privacy}` },
+    facts: [
+      { label: 'Reference', value: reference },
+      { label: 'Answer by', value: dateOf(deadline) },
+    ],
+    after: [],
   };
 }

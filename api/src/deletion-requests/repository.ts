@@ -163,9 +163,9 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
     const email = confirmationEmail({
       reference: request.reference,
       link: `${siteUrl}/delete-account/confirm#token=${token}`,
-      ttlMs,
+      expiresAt: new Date(at.getTime() + ttlMs),
     });
-    await queueEmail(trx, { ...email, to: request.email, reference: request.reference }, at);
+    await queueEmail(trx, { content: email, to: request.email, reference: request.reference }, at);
   }
 
   /**
@@ -433,11 +433,11 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
         await audit(trx, { reference, from: row.status, to, note: note ?? null, actor }, when);
         const told =
           to === 'completed'
-            ? completedEmail({ reference })
+            ? completedEmail({ reference, siteUrl })
             : to === 'rejected'
-              ? rejectedEmail({ reference, reason: note! })
+              ? rejectedEmail({ reference, reason: note!, siteUrl })
               : undefined;
-        if (told) await queueEmail(trx, { ...told, to: row.email, reference }, when);
+        if (told) await queueEmail(trx, { content: told, to: row.email, reference }, when);
         await announce(trx, to as DeletionEvent['type'], { ...row, status: to, updated_at: at }, when);
       });
     },
@@ -475,7 +475,11 @@ export function deletionRequests(db: Db, options: RepositoryOptions = {}) {
         const deadline = new Date(toRequest(extended).deadline);
         await queueEmail(
           trx,
-          { ...extendedEmail({ reference, months: byMonths, reason, deadline }), to: row.email, reference },
+          {
+            content: extendedEmail({ reference, months: byMonths, reason, deadline, siteUrl }),
+            to: row.email,
+            reference,
+          },
           when,
         );
         await announce(trx, 'extended', extended, when);

@@ -40,12 +40,21 @@ describe('the email outbox', () => {
     // Undo quoted-printable soft breaks and escapes before reading the link.
     const body = email.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     expect(body).toMatch(/https:\/\/gifts\.example\/delete-account\/confirm#token=[A-Za-z0-9_-]{43}/);
+    // Two parts, plain text first (the last part is the one mail apps prefer), the same link in each.
+    expect(body).toMatch(
+      /Content-Type: multipart\/alternative[\s\S]*Content-Type: text\/plain[\s\S]*Content-Type: text\/html/,
+    );
+    const links = body.match(/https:\/\/gifts\.example\/delete-account\/confirm#token=[A-Za-z0-9_-]{43}/g) ?? [];
+    expect(new Set(links).size).toBe(1);
+    expect(links.length).toBeGreaterThanOrEqual(2);
     const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
     expect(row.sent_at).not.toBeNull();
     expect(await deliverDueEmails(db, transport, 'x@example.com')).toEqual({ due: 0, sent: 0 });
     // Sent, the link is no longer anyone's business but its reader's.
     expect(row.body_text).toContain('https://gifts.example/delete-account/confirm#token=[hidden]');
     expect(row.body_text).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
+    expect(row.body_content).toContain('#token=[hidden]');
+    expect(row.body_content).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
     await db.destroy();
   });
 

@@ -5,12 +5,12 @@ import type { Transaction } from 'kysely';
 import { privateFolder, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { claimDue, whileClaimed } from '../db/claims.ts';
+import { renderEmail, textOf, type EmailContent } from './branded-email.tsx';
 import { withoutSecrets } from './secrets.ts';
 
 export interface OutgoingEmail {
   to: string;
-  subject: string;
-  text: string;
+  content: EmailContent;
   reference?: string;
 }
 
@@ -28,8 +28,10 @@ export async function queueEmail(trx: Transaction<Database> | Db, email: Outgoin
     .values({
       reference: email.reference ?? null,
       to_address: email.to,
-      subject: email.subject,
-      body_text: email.text,
+      subject: email.content.subject,
+      body_text: textOf(email.content),
+      // The HTML part is made when the email is sent: queueing stays as quick for every address (see routes.test.ts).
+      body_content: JSON.stringify(email.content),
       created_at: now.toISOString(),
       attempts: 0,
       next_attempt_at: now.toISOString(),
@@ -43,6 +45,7 @@ export interface MailTransport {
     to: string;
     subject: string;
     text: string;
+    html: string | undefined;
     id: number;
     messageId: string;
   }): Promise<void>;
@@ -83,8 +86,8 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
     });
     return {
       describe: `SMTP ${new URL(smtpUrl).host}`,
-      async send({ from, to, subject, text, messageId }) {
-        await transporter.sendMail({ from, to, subject, text, messageId });
+      async send({ from, to, subject, text, html, messageId }) {
+        await transporter.sendMail({ from, to, subject, text, html, messageId });
       },
     };
   }
@@ -92,8 +95,10 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
   const files: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     describe: `files in ${folder}`,
-    async send({ from, to, subject, text, id, messageId }) {
-      const { message } = (await files.sendMail({ from, to, subject, text, messageId })) as { message: Buffer };
+    async send({ from, to, subject, text, html, id, messageId }) {
+      const { message } = (await files.sendMail({ from, to, subject, text, html, messageId })) as {
+        message: Buffer;
+      };
       privateFolder(folder);
       writeDurably(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
     },
@@ -128,7 +133,10 @@ export async function deliverDueEmails(
   for await (const email of whileClaimed(db, 'email_outbox', due, leaseMs)) {
     try {
       const { id, to_address: to, subject, body_text: text } = email;
-      await transport.send({ from, to, subject, text, id, messageId: messageIdOf(email, from) });
+      const html = email.body_content
+        ? (await renderEmail(JSON.parse(email.body_content) as EmailContent)).html
+        : undefined;
+      await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from) });
       await db
         .updateTable('email_outbox')
         // The link has reached its reader: the outbox keeps the email without it.
@@ -136,6 +144,7 @@ export async function deliverDueEmails(
           sent_at: new Date().toISOString(),
           last_error: null,
           body_text: withoutSecrets(email.body_text),
+          body_content: email.body_content && withoutSecrets(email.body_content),
           claimed_until: null,
         })
         .where('id', '=', email.id)
@@ -152,7 +161,12 @@ export async function deliverDueEmails(
           next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
           failed_at: givenUp ? now.toISOString() : null,
           claimed_until: null,
-          ...(givenUp ? { body_text: withoutSecrets(email.body_text) } : {}),
+          ...(givenUp
+            ? {
+                body_text: withoutSecrets(email.body_text),
+                body_content: email.body_content && withoutSecrets(email.body_content),
+              }
+            : {}),
         })
         .where('id', '=', email.id)
         .execute();

@@ -1,0 +1,151 @@
+import { Body, Button, Container, Head, Heading, Html, Preview, Section, Text, render } from '@react-email/components';
+import { site } from '@gift/content';
+
+/** What an email says, once: both its parts are made from it, so the button and the text carry the same link. */
+export interface EmailContent {
+  subject: string;
+  /** The first line an inbox shows beside the subject. */
+  preview: string;
+  heading: string;
+  paragraphs: string[];
+  action: { label: string; href: string };
+  /** The reference and, where there is one, the deadline, set apart under the button. */
+  facts: { label: string; value: string }[];
+  /** What follows the button: what happens if the reader does nothing, where to turn. */
+  after: string[];
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const palette = {
+  brand: '#b3124e',
+  ink: '#1d1726',
+  muted: '#544a5e',
+  canvas: '#fff8f3',
+  line: '#e7dde3',
+};
+// The site's own face where the reader's mail app loads web fonts; a close system face everywhere else.
+const fontFamily = "Inter, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+
+// Mail apps that honour `prefers-color-scheme` darken the page; the card keeps readable contrast in both schemes.
+const darkMode = `
+  :root { color-scheme: light dark; supported-color-schemes: light dark; }
+  @media (prefers-color-scheme: dark) {
+    .page, .page > table > tbody > tr > td { background: #17121d !important; }
+    .card { background: #241c2c !important; border-color: #3a2f44 !important; }
+    .ink { color: #f4eef6 !important; }
+    .muted { color: #cfc3d6 !important; }
+    .brand { color: #ff8db5 !important; }
+  }
+`;
+
+/** Paragraphs on one line each (mail apps wrap them to the reader's screen), the link on a line of its own. */
+export function textOf(content: EmailContent): string {
+  return [
+    'Hello,',
+    ...content.paragraphs,
+    `${content.action.label}:\n${content.action.href}`,
+    content.facts.map((fact) => `${fact.label}: ${fact.value}`).join('\n'),
+    ...content.after,
+    `${site.brand}`,
+  ].join('\n\n');
+}
+
+export function BrandedEmail({ content }: { content: EmailContent }) {
+  return (
+    <Html lang="en">
+      <Head>
+        <meta name="color-scheme" content="light dark" />
+        <meta name="supported-color-schemes" content="light dark" />
+        <style>{darkMode}</style>
+      </Head>
+      <Preview>{content.preview}</Preview>
+      <Body className="page" style={{ margin: 0, padding: '24px 0', background: palette.canvas, fontFamily }}>
+        <Container style={{ maxWidth: 560, width: '100%', padding: '0 12px' }}>
+          <Text className="brand" style={{ margin: '0 0 16px', fontSize: 20, fontWeight: 700, color: palette.brand }}>
+            {site.brand}
+          </Text>
+          <Section
+            className="card"
+            style={{ background: '#ffffff', border: `1px solid ${palette.line}`, borderRadius: 16, padding: '24px' }}
+          >
+            <Heading
+              as="h1"
+              className="ink"
+              style={{ margin: '0 0 16px', fontSize: 24, lineHeight: '32px', color: palette.ink }}
+            >
+              {content.heading}
+            </Heading>
+            <Text className="ink" style={{ margin: '0 0 16px', fontSize: 16, lineHeight: '24px', color: palette.ink }}>
+              Hello,
+            </Text>
+            {content.paragraphs.map((paragraph) => (
+              <Text
+                key={paragraph}
+                className="ink"
+                style={{ margin: '0 0 16px', fontSize: 16, lineHeight: '24px', color: palette.ink }}
+              >
+                {paragraph}
+              </Text>
+            ))}
+            <Section style={{ margin: '24px 0' }}>
+              <Button
+                href={content.action.href}
+                style={{
+                  display: 'inline-block',
+                  background: palette.brand,
+                  color: '#ffffff',
+                  fontSize: 16,
+                  fontWeight: 600,
+                  lineHeight: '24px',
+                  padding: '12px 24px',
+                  borderRadius: 999,
+                  textDecoration: 'none',
+                }}
+              >
+                {content.action.label}
+              </Button>
+            </Section>
+            {content.facts.map((fact) => (
+              <Text
+                key={fact.label}
+                className="muted"
+                style={{ margin: '0 0 4px', fontSize: 14, lineHeight: '20px', color: palette.muted }}
+              >
+                {fact.label}: <strong className="ink">{fact.value}</strong>
+              </Text>
+            ))}
+            {content.after.map((paragraph) => (
+              <Text
+                key={paragraph}
+                className="muted"
+                style={{ margin: '16px 0 0', fontSize: 14, lineHeight: '20px', color: palette.muted }}
+              >
+                {paragraph}
+              </Text>
+            ))}
+          </Section>
+          <Text
+            className="muted"
+            style={{ margin: '16px 0 0', fontSize: 12, lineHeight: '18px', color: palette.muted }}
+          >
+            {site.brand} · {site.supportEmail}
+          </Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+/** The subject, the plain-text part and the HTML part of one email. */
+export async function renderEmail(content: EmailContent): Promise<RenderedEmail> {
+  return {
+    subject: content.subject,
+    text: textOf(content),
+    html: await render(<BrandedEmail content={content} />),
+  };
+}
