@@ -17,9 +17,9 @@ function stylesheets(folder = root): string[] {
   });
 }
 
-describe('the type scale', () => {
-  const files = stylesheets();
+const files = stylesheets();
 
+describe('the type scale', () => {
   it('finds the stylesheets of the shell, the remotes and the shared packages', () => {
     const names = files.map((file) => relative(root, file));
     for (const folder of ['shell/', 'consumer/', 'vendor/', 'business/', 'legal/', 'account/', 'packages/ui/'])
@@ -37,5 +37,27 @@ describe('the type scale', () => {
         .map((value) => `${relative(root, file)}: font-size: ${value}`),
     );
     expect(ownSizes).toEqual([]);
+  });
+});
+
+/** The values of a declaration, split at spaces outside parentheses: `0 auto var(--space-3)` is three. */
+const termsOf = (value: string) => value.match(/(?:[^\s(]+|\([^)]*(?:\([^)]*\)[^)]*)*\))+/g) ?? [];
+
+describe('the spacing scale', () => {
+  it('is the only source of margins, paddings and gaps: no stylesheet sets a length of its own', () => {
+    const ownLengths = files.flatMap((file) =>
+      [
+        ...readFileSync(file, 'utf8').matchAll(
+          /(?<![\w-])((?:margin|padding)(?:-(?:top|right|bottom|left|block|inline)(?:-(?:start|end))?)?|(?:row-|column-)?gap):\s*([^;}]+)/g,
+        ),
+      ]
+        .flatMap((match) => termsOf(match[2]!.trim()).map((term) => `${match[1]}: ${term}`))
+        // Zero, auto, and anything made from the tokens (var(--space-*), calc() and max() of them) are the scale.
+        .filter((declaration) => !/: (0|auto|.*var\(--space-[\w-]+\).*)$/.test(declaration))
+        // The one accessibility idiom that needs a length: the visually hidden text's -1px.
+        .filter((declaration) => !(file.endsWith('tokens.css') && declaration === 'margin: -1px'))
+        .map((declaration) => `${relative(root, file)}: ${declaration}`),
+    );
+    expect(ownLengths).toEqual([]);
   });
 });
