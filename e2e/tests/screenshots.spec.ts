@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from '@playwright/test';
+import { examplePagePaths } from '../example-pages.ts';
+import { expect, test } from './support.ts';
+
+/**
+ * Pixels under test: every route at a phone's and a laptop's width, and every email, compared with the committed
+ * baselines in `__screenshots__`. Motion is paused (reduced motion, CSS animations finished) and the fonts are
+ * loaded, so what differs is what a release changed. To accept a change on purpose, see docs/testing.md.
+ */
+const widths = [375, 1280];
+
+/** Lets every part that comes into view run its entrance, then goes back to the top. */
+async function revealEverything(page: Page) {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo({ top: y, behavior: 'instant' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    window.scrollTo({ top: 0, behavior: 'instant' });
+  });
+  await page.evaluate(() => document.fonts.ready);
+}
+
+const nameOf = (path: string) => (path === '/' ? 'home' : path.slice(1).replaceAll('/', '-').replace(/_.*/, ''));
+
+for (const width of widths) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 }, reducedMotion: 'reduce' });
+
+    for (const path of [...examplePagePaths, '/no-such-page']) {
+      test(`${path} looks as it did`, async ({ page }) => {
+        await page.goto(path);
+        await revealEverything(page);
+        await expect(page).toHaveScreenshot(`${nameOf(path)}-${width}.png`, {
+          fullPage: true,
+          animations: 'disabled',
+          caret: 'hide',
+          // Identical run to run here; one character more in a heading differs by 1,700 pixels or more.
+          maxDiffPixels: 150,
+        });
+      });
+    }
+  });
+}
+
+test.describe('emails', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'emails-'));
+  test.beforeAll(() => {
+    execFileSync('pnpm', ['--filter', 'api', 'emails', folder], { stdio: 'ignore' });
+  });
+
+  for (const email of ['confirmation', 'completed', 'rejected', 'extended']) {
+    for (const width of [320, 1280]) {
+      test(`the ${email} email looks as it did at ${width} px`, async ({ browser }) => {
+        const page = await browser.newPage({ viewport: { width, height: 800 } });
+        await page.goto(pathToFileURL(join(folder, `${email}.html`)).href);
+        // Nothing reaches past the screen on a narrow phone.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await expect(page).toHaveScreenshot(`email-${email}-${width}.png`, { fullPage: true, maxDiffPixels: 150 });
+        await page.close();
+      });
+    }
+  }
+});
