@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+// The runtime is named above: tsx compiles this file with the settings of the package that runs it (the site server).
 import { Body, Button, Container, Head, Heading, Html, Preview, Section, Text, render } from '@react-email/components';
 import { site } from '@gift/content';
 
