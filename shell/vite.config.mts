@@ -50,6 +50,12 @@ function preloadFont(): Plugin {
 
 export default defineConfig((env) =>
   mergeConfig(hostConfig(env, [devManifest(), preloadFont()]), {
-    server: { port: shellDevPort, strictPort: true, proxy: { '/api': 'http://127.0.0.1:3001' } },
+    server: {
+      port: shellDevPort,
+      strictPort: true,
+      // The API (`pnpm dev` starts it) sees the browser's own Host, as behind the site server: its same-origin check
+      // compares the two (Vite's shorthand would rewrite Host to the API's).
+      proxy: { '/api': { target: 'http://127.0.0.1:3001', changeOrigin: false } },
+    },
   }),
 );

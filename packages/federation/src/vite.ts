@@ -168,6 +168,8 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
           // In the composed site the shell publishes the federation runtime and a remote does not ship a
           // second copy; a remote's dev server runs on its own, without the shell, and keeps its own.
           experiments: { externalRuntime: command === 'build' },
+          // In `pnpm dev` an edit reaches the shell's page by React Fast Refresh, through the shell's refresh runtime.
+          dev: { remoteHmr: true },
         }) as PluginOption,
         precompress(),
         standalonePage(name),
@@ -213,6 +215,7 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
         experiments: { provideExternalRuntime: true },
         // Remotes are named by their entry URLs, never by an mf-manifest: the runtime needs no snapshot support (1.3 KiB).
         disableSnapshot: true,
+        dev: { remoteHmr: true },
       }) as PluginOption,
       precompress(),
       ...extraPlugins,
