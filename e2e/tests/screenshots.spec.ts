@@ -14,14 +14,27 @@ import { expect, test } from './support.ts';
  */
 const widths = [375, 1280];
 
-/** Lets every part that comes into view run its entrance, then goes back to the top. */
+/**
+ * Lets every part that comes into view run its entrance, then goes back up the same way, a rendered frame at each
+ * step: the parts that follow the scroll (the chosen feature, the highlighted step) end as the top of the page leaves
+ * them, however busy the machine (with fixed waits, a step could pass without a frame and leave another one chosen).
+ */
 async function revealEverything(page: Page) {
   await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+    const frame = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    const height = document.documentElement.scrollHeight;
+    const step = window.innerHeight / 2;
+    for (let y = 0; y < height; y += step) {
       window.scrollTo({ top: y, behavior: 'instant' });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await frame();
+    }
+    for (let y = height; y > 0; y -= step) {
+      window.scrollTo({ top: y, behavior: 'instant' });
+      await frame();
     }
     window.scrollTo({ top: 0, behavior: 'instant' });
+    await frame();
   });
   await page.evaluate(() => document.fonts.ready);
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { closeOnSignal, databaseName, loggerOptions, openMigratedDatabase, readConfig } from 'api';
 import { startReleaseWatch } from './release-watch.ts';
+import { siteRoleOf } from './overrides.ts';
 import { createSiteServer, defaultSiteHosts } from './site-server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -27,6 +28,7 @@ const app = await createSiteServer({
   siteUrl: process.env.PUBLIC_SITE_URL,
   siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,
   previewSecret: process.env.PREVIEW_SECRET || undefined,
+  siteRole: siteRoleOf(process.env),
 });
 
 /** A whole number of minutes, 0 or more, or the default; anything else stops the server with a clear message. */

@@ -6,6 +6,7 @@ import type { FormOutcomeCookies } from 'api';
 import { revalidate } from './builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
 import { keptPageForms, sendPageForm, sendPageOnce } from './page-forms.ts';
+import { allowingOverrides, overrideBar, withOverrides, type Overrides } from './overrides.ts';
 import { previewBar, withPreviews, type Previews } from './preview.ts';
 import {
   createPageRenderer,
@@ -30,6 +31,7 @@ export function pageSender({
   remoteOrigins,
   readManifest,
   previews,
+  overrides,
   formOutcomes,
   log,
 }: {
@@ -39,6 +41,7 @@ export function pageSender({
   remoteOrigins: string[];
   readManifest: () => Promise<RemotesManifest>;
   previews: Previews;
+  overrides: Overrides;
   /** The outcomes of native form posts, signed by the API: none shown without it. */
   formOutcomes?: FormOutcomeCookies;
   log: FastifyBaseLogger;
@@ -127,9 +130,15 @@ export function pageSender({
     route: PageRoute | undefined,
     request: FastifyRequest,
     manifest: RemotesManifest,
-    { formOutcome, previewed = false }: { formOutcome?: unknown; previewed?: boolean },
+    {
+      formOutcome,
+      previewed = false,
+      inBrowser = false,
+    }: { formOutcome?: unknown; previewed?: boolean; inBrowser?: boolean },
   ): Promise<{ html: string; shared: boolean }> => {
     const shared = !route || route.prerender;
+    // A remote served from the developer's machine: this server has no build of it to render with.
+    if (inBrowser) return { html: shellPage(key, route), shared: false };
     if ((formOutcome !== undefined || previewed) && route) {
       const rendered = await renderOnRequest(route, key, request, manifest, formOutcome);
       if (rendered) return { html: rendered, shared: false };
@@ -176,22 +185,34 @@ export function pageSender({
     // A browser with a preview cookie gets the version it previews in place of the live one, with a bar that says so.
     const grants = previews.grantsOf(request, reply);
     const previewed = grants.some((grant) => grant.remote === match?.route.remote);
+    // A developer's browser may compose the site with a remote from its own machine (`pnpm dev:remote`).
+    const local = overrides.overridesOf(request, reply);
+    const inBrowser = local.some((override) => override.remote === match?.route.remote);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
-    const manifest = withPreviews(await readManifest(), grants, remotesBaseUrl);
-    const element = elementOf(manifest);
-    const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed });
+    const manifest = withOverrides(withPreviews(await readManifest(), grants, remotesBaseUrl), local);
+    // The shell loads remote code only from the origins this element names: a local entry's origin joins them.
+    const element = local.length
+      ? manifestElement(manifest, [...remoteOrigins, ...local.map(({ entry }) => new URL(entry).origin)])
+      : elementOf(manifest);
+    const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed, inBrowser });
+    const bars = `${grants.length ? previewBar(grants, path) : ''}${local.length ? overrideBar(local, path) : ''}`;
     const make = () => {
       const html = page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`);
-      return grants.length ? html.replace(/<body([^>]*)>/, (body) => `${body}${previewBar(grants, path)}`) : html;
+      return bars ? html.replace(/<body([^>]*)>/, (body) => `${body}${bars}`) : html;
     };
+    if (local.length) {
+      const policy = reply.raw.getHeader('content-security-policy');
+      if (typeof policy === 'string') reply.header('Content-Security-Policy', allowingOverrides(policy, local));
+    }
+    const personal = grants.length > 0 || local.length > 0;
     reply
       .code(found ? 200 : 404)
-      // What one browser previews is for it alone: never kept by a cache, shared or its own.
-      .header('Cache-Control', grants.length ? 'private, no-store' : formOutcome ? 'no-store' : revalidate)
+      // What one browser previews or overrides is for it alone: never kept by a cache, shared or its own.
+      .header('Cache-Control', personal ? 'private, no-store' : formOutcome ? 'no-store' : revalidate)
       // Beside what `withOrigin` said about Host: the page also shows a native form post's outcome, from cookies.
       .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
       .type('text/html; charset=utf-8');
-    if (page.shared && !grants.length && formOutcome === undefined) {
+    if (page.shared && !personal && formOutcome === undefined) {
       return sendPageForm(request, reply, await keptPages.formsOf(`${origin}\n${key}`, page.html, element, make));
     }
     return sendPageOnce(request, reply, make());

@@ -16,6 +16,7 @@ import {
 import { serveBuilds } from './builds.ts';
 import { pageSender } from './pages.ts';
 import { serverErrorPage } from './plain-page.ts';
+import { registerOverrides, withOverrides, type SiteRole } from './overrides.ts';
 import { registerPreviews, withPreviews } from './preview.ts';
 import { addSecurityHeaders, answerCompression } from './security-headers.ts';
 import { serveSeoFiles } from './seo-files.ts';
@@ -57,6 +58,11 @@ export interface SiteServerOptions {
    * is honoured and no preview cookie is read.
    */
   previewSecret?: string;
+  /**
+   * Development and preview servers honour local remote overrides (`pnpm dev:remote`); production ignores and logs
+   * them. Production when not given.
+   */
+  siteRole?: SiteRole;
 }
 
 /** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest, the API. */
@@ -104,11 +110,13 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     secret: options.previewSecret,
     remotesDir: options.remotesDir,
   });
+  const overrides = registerOverrides(app, options.siteRole ?? 'production');
   // The manifest a browser composes pages with: the live one, or with a version it previews (for it alone).
   app.get(manifestPath, async (request, reply) => {
     const grants = previews.grantsOf(request, reply);
-    const manifest = withPreviews(await readManifest(), grants, options.remotesBaseUrl);
-    reply.header('Cache-Control', grants.length ? 'private, no-store' : 'no-cache');
+    const local = overrides.overridesOf(request, reply);
+    const manifest = withOverrides(withPreviews(await readManifest(), grants, options.remotesBaseUrl), local);
+    reply.header('Cache-Control', grants.length || local.length ? 'private, no-store' : 'no-cache');
     if (options.previewSecret) reply.header('Vary', 'Cookie');
     return reply.send(manifest);
   });
@@ -120,6 +128,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     remoteOrigins: options.remoteOrigins ?? [],
     readManifest,
     previews,
+    overrides,
     formOutcomes: options.api && formOutcomeCookies(options.api.config.cookieSecrets),
     log: app.log,
   });
