@@ -8,6 +8,7 @@ import {
   type RemoteName,
   type RemotesManifest,
 } from '@gift/federation';
+import { escapeHtml, safePath } from './preview.ts';
 
 /**
  * Local overrides (`pnpm dev:remote <remote> --against <site>`): a developer's browser composes a deployed site with
@@ -66,8 +67,6 @@ export function allowingOverrides(policy: string, overrides: RemoteOverride[]): 
   return policy.replace(/(^|;)(\s*(?:script|style|img|connect)-src [^;]*)/g, `$1$2 ${origins}`);
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
 /** The bar an overridden page shows, outside React's part, with a link that ends the override. */
 export function overrideBar(overrides: RemoteOverride[], path: string): string {
   const what = overrides.map(({ remote, entry }) => `${remotes[remote].folder} from ${new URL(entry).host}`).join(', ');
@@ -82,8 +81,6 @@ export interface Overrides {
 
 const cookieName = (remote: RemoteName) => `override-${remotes[remote].folder}`;
 const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const };
-const safePath = (value: unknown) =>
-  typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length < 2048 ? value : '/';
 
 export function registerOverrides(app: FastifyInstance, role: SiteRole): Overrides {
   const honoured = role !== 'production';

@@ -81,10 +81,10 @@ export function withPreviews(manifest: RemotesManifest, grants: PreviewGrant[], 
   return changed;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** A same-site path to go back to after a preview ends; anything else is the home page. */
-const safePath = (value: unknown) =>
+export const safePath = (value: unknown) =>
   typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length < 2048 ? value : '/';
 
 /**
