@@ -189,7 +189,6 @@ async function main(argv: string[]) {
             emails.map((email) => ({
               ...email,
               body_text: withoutSecrets(email.body_text),
-              body_content: email.body_content && withoutSecrets(email.body_content),
             })),
           ),
         );

@@ -251,11 +251,6 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
-  '2026-11-25-03-html-emails': {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('email_outbox').addColumn('body_content', 'text').execute();
-    },
-  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

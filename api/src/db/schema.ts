@@ -72,8 +72,6 @@ export interface EmailOutboxTable {
   to_address: string;
   subject: string;
   body_text: string;
-  /** What the email says (JSON), its HTML part made from it when sent; null for emails queued as text alone. */
-  body_content: string | null;
   created_at: string;
   attempts: number;
   next_attempt_at: string;

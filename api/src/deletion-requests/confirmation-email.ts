@@ -1,18 +1,29 @@
 import { site } from '@gift/content';
 import type { EmailContent } from '../mail/branded-email.tsx';
 
-// Made once: a formatter per call costs about a millisecond, which a stranger could time (see routes.test.ts).
-const utcMoment = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-});
+const months = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const twoDigits = (value: number) => String(value).padStart(2, '0');
 
-/** 25 November 2026, 16:05 UTC: a moment every reader can place, whatever their time zone. */
-export const momentOf = (moment: Date) => `${utcMoment.format(moment)} UTC`.replace(' at ', ', ');
+/** 26 November 2026: a date every reader can place, whatever their time zone (UTC). */
+export const dateOf = (moment: Date) =>
+  `${moment.getUTCDate()} ${months[moment.getUTCMonth()]} ${moment.getUTCFullYear()}`;
+
+/** 26 November 2026, 16:05 UTC. */
+export const momentOf = (moment: Date) =>
+  `${dateOf(moment)}, ${twoDigits(moment.getUTCHours())}:${twoDigits(moment.getUTCMinutes())} UTC`;
 
 /**
  * The one email a new deletion request sends. Its address has not proved itself yet, so the email carries nothing
@@ -29,8 +40,6 @@ export function confirmationEmail({
 }): EmailContent {
   return {
     subject: `Confirm your account deletion request (${reference})`,
-    preview: `Confirm that you want your ${site.brand} account deleted. Nothing is deleted until you do.`,
-    heading: 'Confirm your deletion request',
     paragraphs: [
       `We received a request to delete the ${site.brand} account for this email address.`,
       'To confirm it, open this link and press the button on the page. Nothing is deleted until you confirm.',

@@ -4,15 +4,11 @@
  */
 import { paths, site } from '@gift/content';
 import type { EmailContent } from '../mail/branded-email.tsx';
-
-const utcDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const dateOf = (deadline: Date) => utcDate.format(deadline);
+import { dateOf } from './confirmation-email.ts';
 
 export function completedEmail({ reference, siteUrl }: { reference: string; siteUrl: string }): EmailContent {
   return {
     subject: `Your account has been deleted (${reference})`,
-    preview: `As you asked, your ${site.brand} account and its data have been deleted.`,
-    heading: 'Your account has been deleted',
     paragraphs: [
       `As you asked, your ${site.brand} account and its data have been deleted.`,
       'What we deleted: your profile (name, email address, phone number, photo), your sign-in, the people, groups and occasions you saved, your addresses, wish lists and gift messages, and your settings.',
@@ -37,8 +33,6 @@ export function rejectedEmail({
 }): EmailContent {
   return {
     subject: `We could not act on your account deletion request (${reference})`,
-    preview: 'We could not act on your request; your account stays as it is.',
-    heading: 'We could not act on your request',
     paragraphs: [
       `We could not act on your request to delete your ${site.brand} account.`,
       `Why: ${reason}`,
@@ -67,8 +61,6 @@ export function extendedEmail({
 }): EmailContent {
   return {
     subject: `We need more time for your account deletion request (${reference})`,
-    preview: `We will have answered by ${dateOf(deadline)} at the latest.`,
-    heading: 'We need more time',
     paragraphs: [
       `We are working on your request to delete your ${site.brand} account, and we need ${
         months === 1 ? 'one more month' : 'two more months'

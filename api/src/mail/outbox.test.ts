@@ -53,8 +53,6 @@ describe('the email outbox', () => {
     // Sent, the link is no longer anyone's business but its reader's.
     expect(row.body_text).toContain('https://gifts.example/delete-account/confirm#token=[hidden]');
     expect(row.body_text).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
-    expect(row.body_content).toContain('#token=[hidden]');
-    expect(row.body_content).not.toMatch(/#token=[A-Za-z0-9_-]{43}/);
     await db.destroy();
   });
 

@@ -5,7 +5,8 @@ import type { Transaction } from 'kysely';
 import { privateFolder, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { claimDue, whileClaimed } from '../db/claims.ts';
-import { renderEmail, textOf, type EmailContent } from './branded-email.tsx';
+import { renderEmail } from './branded-email.tsx';
+import { contentFromText, textOf, type EmailContent } from './email-content.ts';
 import { withoutSecrets } from './secrets.ts';
 
 export interface OutgoingEmail {
@@ -30,8 +31,6 @@ export async function queueEmail(trx: Transaction<Database> | Db, email: Outgoin
       to_address: email.to,
       subject: email.content.subject,
       body_text: textOf(email.content),
-      // The HTML part is made when the email is sent: queueing stays as quick for every address (see routes.test.ts).
-      body_content: JSON.stringify(email.content),
       created_at: now.toISOString(),
       attempts: 0,
       next_attempt_at: now.toISOString(),
@@ -45,7 +44,7 @@ export interface MailTransport {
     to: string;
     subject: string;
     text: string;
-    html: string | undefined;
+    html: string;
     id: number;
     messageId: string;
   }): Promise<void>;
@@ -133,9 +132,8 @@ export async function deliverDueEmails(
   for await (const email of whileClaimed(db, 'email_outbox', due, leaseMs)) {
     try {
       const { id, to_address: to, subject, body_text: text } = email;
-      const html = email.body_content
-        ? (await renderEmail(JSON.parse(email.body_content) as EmailContent)).html
-        : undefined;
+      // The HTML part is made now, from the text: a new request writes the text alone (see contentFromText).
+      const { html } = renderEmail(contentFromText(subject, text));
       await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from) });
       await db
         .updateTable('email_outbox')
@@ -144,7 +142,6 @@ export async function deliverDueEmails(
           sent_at: new Date().toISOString(),
           last_error: null,
           body_text: withoutSecrets(email.body_text),
-          body_content: email.body_content && withoutSecrets(email.body_content),
           claimed_until: null,
         })
         .where('id', '=', email.id)
@@ -161,12 +158,7 @@ export async function deliverDueEmails(
           next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
           failed_at: givenUp ? now.toISOString() : null,
           claimed_until: null,
-          ...(givenUp
-            ? {
-                body_text: withoutSecrets(email.body_text),
-                body_content: email.body_content && withoutSecrets(email.body_content),
-              }
-            : {}),
+          ...(givenUp ? { body_text: withoutSecrets(email.body_text) } : {}),
         })
         .where('id', '=', email.id)
         .execute();

@@ -7,7 +7,7 @@ import { emailSamples } from './email-samples.ts';
 const folder = resolve(process.argv[2] ?? 'email-previews');
 mkdirSync(folder, { recursive: true });
 for (const [name, content] of Object.entries(emailSamples)) {
-  const { html, text } = await renderEmail(content);
+  const { html, text } = renderEmail(content);
   writeFileSync(join(folder, `${name}.html`), html);
   writeFileSync(join(folder, `${name}.txt`), text);
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { remotes } from '@gift/federation';
 import {
   ReleaseError,
   release,
@@ -73,7 +74,9 @@ describe('releasing a remote', () => {
 
   it('names the remotes when one is unknown', () => {
     expect(() => remoteNamed('vendeur')).toThrow(
-      'There is no remote called "vendeur". The remotes: consumer, vendor, business, legal, account, share-location.',
+      `There is no remote called "vendeur". The remotes: ${Object.values(remotes)
+        .map((remote) => remote.folder)
+        .join(', ')}.`,
     );
     expect(remoteNamed('share-location')).toBe('share_location');
   });
