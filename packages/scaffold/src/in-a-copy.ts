@@ -14,15 +14,15 @@ const workspace = fileURLToPath(new URL('../../../', import.meta.url));
 const copy = join(mkdtempSync(join(tmpdir(), 'scaffold-')), 'workspace');
 const started = Date.now();
 
-function step(what: string, command: string, args: string[]) {
+function step(what: string, command: string, args: string[], cwd = copy) {
   const at = Date.now();
   process.stdout.write(`-- ${what}: ${command} ${args.join(' ')}\n`);
-  execFileSync(command, args, { cwd: copy, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
   process.stdout.write(`   ok in ${((Date.now() - at) / 1000).toFixed(1)} s\n`);
 }
 
 try {
-  step('a copy of the workspace', 'git', ['clone', '--quiet', '--shared', workspace, copy]);
+  step('a copy of the workspace', 'git', ['clone', '--quiet', '--shared', workspace, copy], workspace);
   step('its packages, from the store', 'pnpm', ['install', '--frozen-lockfile', '--prefer-offline']);
   step('a new remote', 'pnpm', ['new', 'remote', 'gift-cards', 'The gift cards remote.']);
   step('a page of it', 'pnpm', ['new', 'page', 'gift-cards', '/gift-cards', 'Gift cards for every occasion']);
