@@ -26,7 +26,8 @@ try {
     const folder = args[0];
     const written = newRemote(workspace, folder, args[1] ?? `The ${folder} remote.`);
     console.log(`Wrote ${written.join(', ')}.\nInstalling, so that the lockfile takes ${folder} in...`);
-    execFileSync('pnpm', ['install'], { cwd: workspace.root, stdio: 'inherit' });
+    // Not frozen even where CI=true would make it so: the lockfile is to take the new package in.
+    execFileSync('pnpm', ['install', '--no-frozen-lockfile'], { cwd: workspace.root, stdio: 'inherit' });
     console.log(`\n${folder} is a remote. Give it a page: pnpm new page ${folder} /${folder} "<title>"`);
   } else if (kind === 'page' && args[0] && args[1] && args[2]) {
     const written = newPage(workspace, args[0], args[1], args[2]);
