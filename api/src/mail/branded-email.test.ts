@@ -48,3 +48,14 @@ it('takes the last link block as the button, whatever an operator typed in a rea
   const content = { ...emailSamples.rejected!, paragraphs: ['Why: see:\nhttps://elsewhere.example', 'More.'] };
   expect(contentFromText(content.subject, textOf(content)).action).toEqual(emailSamples.rejected!.action);
 });
+
+it('fills each email with its own values, escaped as React escapes them', () => {
+  const base = emailSamples.rejected!;
+  const first = renderEmail({ ...base, paragraphs: ['One <b>&', 'Why: "quoted" it\'s', 'Three.'] }).html;
+  const second = renderEmail({ ...base, paragraphs: ['Four.', 'Five.', 'Six.'] }).html;
+  expect(first).toContain('One &lt;b&gt;&amp;');
+  expect(first).toContain('Why: &quot;quoted&quot; it&#x27;s');
+  expect(second).toContain('Four.');
+  expect(second).not.toContain('One &lt;b&gt;');
+  expect(second).not.toMatch(/\uE000/);
+});
