@@ -43,6 +43,9 @@ const darkMode = `
   }
 `;
 
+const bodyText = { margin: '0 0 16px', fontSize: 16, lineHeight: '24px', color: palette.ink };
+const smallText = { fontSize: 14, lineHeight: '20px', color: palette.muted };
+
 export function BrandedEmail({
   content,
   heading = headingOf(content.subject),
@@ -74,15 +77,8 @@ export function BrandedEmail({
             >
               {heading}
             </Heading>
-            <Text className="ink" style={{ margin: '0 0 16px', fontSize: 16, lineHeight: '24px', color: palette.ink }}>
-              Hello,
-            </Text>
-            {content.paragraphs.map((paragraph) => (
-              <Text
-                key={paragraph}
-                className="ink"
-                style={{ margin: '0 0 16px', fontSize: 16, lineHeight: '24px', color: palette.ink }}
-              >
+            {['Hello,', ...content.paragraphs].map((paragraph) => (
+              <Text key={paragraph} className="ink" style={bodyText}>
                 {paragraph}
               </Text>
             ))}
@@ -105,20 +101,12 @@ export function BrandedEmail({
               </Button>
             </Section>
             {content.facts.map((fact) => (
-              <Text
-                key={fact.label}
-                className="muted"
-                style={{ margin: '0 0 4px', fontSize: 14, lineHeight: '20px', color: palette.muted }}
-              >
+              <Text key={fact.label} className="muted" style={{ ...smallText, margin: '0 0 4px' }}>
                 {fact.label}: <strong className="ink">{fact.value}</strong>
               </Text>
             ))}
             {content.after.map((paragraph) => (
-              <Text
-                key={paragraph}
-                className="muted"
-                style={{ margin: '16px 0 0', fontSize: 14, lineHeight: '20px', color: palette.muted }}
-              >
+              <Text key={paragraph} className="muted" style={{ ...smallText, margin: '16px 0 0' }}>
                 {paragraph}
               </Text>
             ))}
