@@ -251,6 +251,40 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-11-26-01-releases': {
+    async up(db: Kysely<unknown>) {
+      // With PostgreSQL the releases of the remotes live here, the truth every site server follows (LISTEN
+      // site_releases); without it, the manifest file and its JSON lines stay the truth, and these tables are not made.
+      if (!isPostgres(db)) return;
+      await db.schema
+        .createTable('site_releases')
+        .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('entry', 'text', (column) => column.notNull())
+        // Every file of the build with its SHA-256, as published: a site server refuses a fetched file that differs.
+        .addColumn('files', 'text', (column) => column.notNull())
+        .addColumn('verdict', 'text')
+        .addColumn('published_by', 'varchar(64)', (column) => column.notNull())
+        .addColumn('published_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('live', 'boolean', (column) => column.notNull().defaultTo(false))
+        .addColumn('switched_at', 'varchar(32)')
+        .addPrimaryKeyConstraint('site_releases_key', ['remote', 'version'])
+        .execute();
+      // One live version per remote, whatever two commands at once do.
+      await sql`create unique index site_releases_one_live on site_releases (remote) where live`.execute(db);
+      await db.schema
+        .createTable('site_release_events')
+        .addColumn('id', 'bigserial', (column) => column.primaryKey())
+        .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('event', 'varchar(16)', (column) => column.notNull())
+        .addColumn('detail', 'text', (column) => column.notNull())
+        .addColumn('who', 'varchar(64)', (column) => column.notNull())
+        .addColumn('at', 'varchar(32)', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('site_release_events_remote').on('site_release_events').column('remote').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -178,4 +178,32 @@ export interface Database {
   location_shares: LocationShareTable;
   webhook_deliveries: WebhookDeliveryTable;
   leases: LeaseTable;
+  site_releases: SiteReleaseTable;
+  site_release_events: SiteReleaseEventTable;
+}
+
+/** A published version of a remote (PostgreSQL only): the releases' truth that every site server follows. */
+export interface SiteReleaseTable {
+  remote: string;
+  version: string;
+  entry: string;
+  /** JSON: `{ "<path in the build>": "<sha256 hex>" }`. */
+  files: string;
+  verdict: string | null;
+  published_by: string;
+  published_at: string;
+  live: boolean;
+  switched_at: string | null;
+}
+
+/** What happened to a version (PostgreSQL only), as the JSON lines hold it without a database. */
+export interface SiteReleaseEventTable {
+  id: Generated<number>;
+  remote: string;
+  version: string;
+  event: string;
+  /** JSON: the event's own fields (how, why, reason, seconds). */
+  detail: string;
+  who: string;
+  at: string;
 }

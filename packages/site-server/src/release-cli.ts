@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { openMigratedDatabase, type Db } from 'api';
 import { remotes } from '@gift/federation';
+import { postgresLedger } from './release-ledger.ts';
 import { maxPreviewHours, previewPath, signPreview } from './preview.ts';
 import {
   ReleaseError,
@@ -31,19 +33,31 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const typedIn = process.env.INIT_CWD ?? process.cwd();
 const path = (value: string) => (isAbsolute(value) ? value : resolve(typedIn, value));
 
-function settings(): ReleaseSettings {
-  const { REMOTES_DIR, REMOTES_MANIFEST, REMOTES_BASE_URL } = process.env;
-  if (!REMOTES_DIR || !REMOTES_MANIFEST) {
+let db: Db | undefined;
+let known: ReleaseSettings | undefined;
+
+/**
+ * The site servers' settings: REMOTES_DIR, and where the releases live: PostgreSQL's tables when DATABASE_URL names
+ * one (the site servers follow them), the manifest file REMOTES_MANIFEST otherwise.
+ */
+async function settings(): Promise<ReleaseSettings> {
+  if (known) return known;
+  const { REMOTES_DIR, REMOTES_MANIFEST, REMOTES_BASE_URL, DATABASE_URL } = process.env;
+  if (!REMOTES_DIR || (!REMOTES_MANIFEST && !DATABASE_URL)) {
     throw new ReleaseError(
-      'Set REMOTES_DIR (the folder of deployed builds) and REMOTES_MANIFEST (the manifest file), as the site server has them.',
+      'Set REMOTES_DIR (the folder of deployed builds) and DATABASE_URL (the site servers\u2019 PostgreSQL) or ' +
+        'REMOTES_MANIFEST (the manifest file), as the site server has them.',
     );
   }
-  return {
+  if (DATABASE_URL) db = await openMigratedDatabase({ databaseUrl: DATABASE_URL, dataDir: '' });
+  known = {
     root,
     remotesDir: path(REMOTES_DIR),
-    manifestFile: path(REMOTES_MANIFEST),
+    manifestFile: REMOTES_MANIFEST ? path(REMOTES_MANIFEST) : '',
     remotesBaseUrl: REMOTES_BASE_URL,
+    ledger: db && postgresLedger(db, REMOTES_BASE_URL),
   };
+  return known;
 }
 
 function printSwitch(change: Switch) {
@@ -73,11 +87,11 @@ function forced(values: { force?: boolean; reason?: string }) {
   return values.force ? { reason: values.reason!.trim() } : undefined;
 }
 
-function previewLink(remoteName: string | undefined, version: string | undefined, hoursText = '24') {
+async function previewLink(remoteName: string | undefined, version: string | undefined, hoursText = '24') {
   const remote = remoteNamed(remoteName);
   if (!version)
     throw new ReleaseError(`Name a version of ${remotes[remote].folder}: see pnpm releases ${remotes[remote].folder}.`);
-  requirePublished(settings(), remote, version);
+  await requirePublished(await settings(), remote, version);
   const secret = process.env.PREVIEW_SECRET ?? '';
   if (secret.length < 32) {
     throw new ReleaseError(
@@ -108,25 +122,33 @@ async function main(args: string[]) {
     if (values.prebuilt && values.from) throw new ReleaseError('Give --prebuilt or --from, not both.');
     const publish = { prebuilt: values.prebuilt, from: values.from && path(values.from), log };
     if (values.candidate) {
-      const candidate = await publishCandidate(settings(), remote, publish);
+      const candidate = await publishCandidate(await settings(), remote, publish);
       const folder = remotes[remote].folder;
       console.log(`${folder}: published ${candidate} as a candidate; nothing went live.`);
       console.log(`  look at it:  pnpm preview-link ${folder} ${candidate}`);
       console.log(`  release it:  pnpm promote ${folder} ${candidate}`);
     } else {
       printSwitch(
-        await release(settings(), remote, { ...publish, force: forced(values), allowHeavier: values['allow-heavier'] }),
+        await release(await settings(), remote, {
+          ...publish,
+          force: forced(values),
+          allowHeavier: values['allow-heavier'],
+        }),
       );
     }
   } else if (command === 'promote') {
     if (!version) throw new ReleaseError(`Name the version to promote: see pnpm releases ${remotes[remote].folder}.`);
     printSwitch(
-      await promote(settings(), remote, version, { force: forced(values), allowHeavier: values['allow-heavier'], log }),
+      await promote(await settings(), remote, version, {
+        force: forced(values),
+        allowHeavier: values['allow-heavier'],
+        log,
+      }),
     );
   } else if (command === 'rollback') {
-    printSwitch(await rollback(settings(), remote, version));
+    printSwitch(await rollback(await settings(), remote, version));
   } else if (command === 'releases') {
-    const list = releases(settings(), remote);
+    const list = await releases(await settings(), remote);
     if (list.length === 0) console.log(`${remote} has no released version.`);
     for (const entry of list) {
       console.log(`${entry.live ? '*' : ' '} ${entry.version}  ${entry.verdict}${entry.live ? '  (live)' : ''}`);
@@ -144,4 +166,6 @@ try {
   }
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
+} finally {
+  await db?.destroy();
 }

@@ -23,7 +23,7 @@ export const recordsFile = (manifestFile: string) =>
   join(dirname(manifestFile), `${basename(manifestFile, '.json')}.releases.jsonl`);
 
 /** The operating system's user who ran the command. */
-const operator = () => {
+export const operator = () => {
   try {
     return userInfo().username;
   } catch {

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { fieldData, queueRollbackWebhook, type Db, type VersionFigures } from 'api';
 import { remoteNames, remotes } from '@gift/federation';
-import { liveVersion, watchRollback, type ReleaseSettings } from './release.ts';
-import { recordsOf, type ReleaseRecord } from './release-records.ts';
+import { ledgerOf, watchRollback, type ReleaseSettings } from './release.ts';
+import type { ReleaseRecord } from './release-records.ts';
 
 /**
  * The release watch: for RELEASE_WATCH_MINUTES after a promote, the field data of the new version is compared with the
@@ -75,10 +75,11 @@ export async function watchReleases({
   now = () => new Date(),
 }: ReleaseWatchOptions) {
   const data = fieldData(db, now);
+  const ledger = ledgerOf(settings);
   const rolledBack: { remote: string; from: string; to: string; why: string }[] = [];
   for (const remote of remoteNames) {
-    const watched = watchedRelease(recordsOf(settings.manifestFile, remote), now(), minutes);
-    if (!watched || liveVersion(settings, remote) !== watched.version) continue;
+    const watched = watchedRelease(await ledger.records(remote), now(), minutes);
+    if (!watched || (await ledger.liveVersion(remote)) !== watched.version) continue;
     const next = await data.versionFigures({ remote, version: watched.version, since: watched.since });
     if (next.views < minViews) continue;
     const previous = await data.versionFigures({

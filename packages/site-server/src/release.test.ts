@@ -52,7 +52,7 @@ describe('releasing a remote', () => {
       vendor: `/remotes/vendor/${second.to}/remoteEntry.js`,
     });
     expect(readFileSync(join(settings.remotesDir, 'vendor', first.to, 'assets', 'page.js'), 'utf8')).toBe('first');
-    expect(releases(settings, 'vendor')).toEqual([
+    expect(await releases(settings, 'vendor')).toEqual([
       { version: first.to, live: false, verdict: expect.stringMatching(/^forced: unit test \(\S+, \d{4}-/) },
       { version: second.to, live: true, verdict: expect.stringMatching(/^forced: unit test/) },
     ]);
@@ -106,7 +106,7 @@ describe('releasing a remote', () => {
     const settings = workspace();
     const [a, b] = await Promise.all([release(settings, 'vendor', unchecked), release(settings, 'vendor', unchecked)]);
     expect(new Set([a.from, b.from])).toEqual(new Set([undefined, [a.to, b.to].sort()[0]]));
-    expect(releases(settings, 'vendor').map((entry) => entry.live)).toEqual([false, true]);
+    expect((await releases(settings, 'vendor')).map((entry) => entry.live)).toEqual([false, true]);
   });
 });
 

@@ -3,14 +3,13 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
-import { remoteEntryFile, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { remoteEntryFile, remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { checkCandidate, type CheckReport } from './release-checks.ts';
-import { record, recordsOf, verdictOf } from './release-records.ts';
-import { versionEntryUrl } from './versions.ts';
+import { fileLedger, ReleaseError, type ReleaseLedger } from './release-ledger.ts';
+import type { ReleaseEvent } from './release-records.ts';
+import { verdictOf } from './release-records.ts';
 
-/** A refusal the release commands explain to the operator; anything else is a bug. */
-export class ReleaseError extends Error {}
+export { ReleaseError, readManifestFile, switchManifest } from './release-ledger.ts';
 
 export interface ReleaseSettings {
   /** Workspace root, where each remote's folder and build are. */
@@ -21,6 +20,17 @@ export interface ReleaseSettings {
   manifestFile: string;
   /** Where `remotesDir` is published: `/remotes/` when the site serves it, a CDN's URL otherwise. */
   remotesBaseUrl?: string;
+  /** Where what is live and each version's events are kept: PostgreSQL's tables, or by default `manifestFile`. */
+  ledger?: ReleaseLedger;
+}
+
+const fileLedgers = new WeakMap<ReleaseSettings, ReleaseLedger>();
+/** The settings' ledger: the database's when given, the manifest file's otherwise. */
+export function ledgerOf(settings: ReleaseSettings): ReleaseLedger {
+  if (settings.ledger) return settings.ledger;
+  let ledger = fileLedgers.get(settings);
+  if (!ledger) fileLedgers.set(settings, (ledger = fileLedger(settings)));
+  return ledger;
 }
 
 /** A remote by its federation name or its folder (`share_location` or `share-location`). */
@@ -35,25 +45,15 @@ export function remoteNamed(name: string | undefined): RemoteName {
   return found;
 }
 
-const entryUrl = (settings: ReleaseSettings, remote: RemoteName, version: string) =>
-  versionEntryUrl(remote, version, settings.remotesBaseUrl);
-
 const versionsDir = (settings: ReleaseSettings, remote: RemoteName) =>
   join(settings.remotesDir, remotes[remote].folder);
 
 /** The versions of a remote published so far, oldest first (a version's name starts with its time). */
-export function versionsOf(settings: ReleaseSettings, remote: RemoteName): string[] {
-  const dir = versionsDir(settings, remote);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-    .map((entry) => entry.name)
-    .sort();
-}
+export const versionsOf = (settings: ReleaseSettings, remote: RemoteName) => ledgerOf(settings).versions(remote);
 
 /** The versions of a remote, when `version` is one of them; a refusal that lists them otherwise. */
-export function requirePublished(settings: ReleaseSettings, remote: RemoteName, version: string): string[] {
-  const versions = versionsOf(settings, remote);
+export async function requirePublished(settings: ReleaseSettings, remote: RemoteName, version: string) {
+  const versions = await versionsOf(settings, remote);
   if (!versions.includes(version)) {
     throw new ReleaseError(
       `${remote} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
@@ -62,48 +62,11 @@ export function requirePublished(settings: ReleaseSettings, remote: RemoteName, 
   return versions;
 }
 
-export function readManifestFile(manifestFile: string): RemotesManifest {
-  if (!existsSync(manifestFile)) return {};
-  try {
-    return JSON.parse(readFileSync(manifestFile, 'utf8')) as RemotesManifest;
-  } catch (error) {
-    throw new ReleaseError(
-      `The manifest ${manifestFile} is not valid JSON (${(error as Error).message}); nothing was changed.`,
-    );
-  }
-}
+/** The version live now for a remote, if it is one of the published ones. */
+export const liveVersion = (settings: ReleaseSettings, remote: RemoteName) => ledgerOf(settings).liveVersion(remote);
 
-/** The version the manifest names for a remote now, if it is one of the published ones. */
-export function liveVersion(settings: ReleaseSettings, remote: RemoteName): string | undefined {
-  const entry = readManifestFile(settings.manifestFile)[remote];
-  return versionsOf(settings, remote).find((version) => entry === entryUrl(settings, remote, version));
-}
-
-/**
- * Changes the manifest under a lock, so that two commands at once never lose each other's change, and replaces the
- * file in one rename, so that a reader sees the old manifest or the new one, never half of one.
- */
-export async function switchManifest(
-  manifestFile: string,
-  change: (manifest: RemotesManifest) => RemotesManifest,
-): Promise<{ before: RemotesManifest; after: RemotesManifest }> {
-  const unlock = await lockfile.lock(manifestFile, {
-    realpath: false,
-    stale: 10_000,
-    retries: { retries: 50, minTimeout: 20, maxTimeout: 200 },
-  });
-  try {
-    const before = readManifestFile(manifestFile);
-    const after = change({ ...before });
-    await writeFileAtomic(manifestFile, `${JSON.stringify(after, null, 2)}\n`, { fsync: true });
-    return { before, after };
-  } finally {
-    await unlock();
-  }
-}
-
-/** Files of a build by their path, with a fingerprint of their content. */
-function filesOf(dir: string): Map<string, string> {
+/** Files of a build by their path, with a fingerprint of their content (SHA-256, hex). */
+export function filesOf(dir: string): Map<string, string> {
   const files = new Map<string, string>();
   if (!existsSync(dir)) return files;
   for (const path of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
@@ -161,7 +124,7 @@ export interface PublishOptions {
  * folder, then renamed into place in one step, and recorded. A version folder is never written again; one that
  * exists is refused.
  */
-export function publishBuild(
+export async function publishBuild(
   settings: ReleaseSettings,
   remote: RemoteName,
   { prebuilt = false, from, now = new Date() }: PublishOptions = {},
@@ -190,7 +153,7 @@ export function publishBuild(
       throw new ReleaseError(`Version ${version} of ${remote} exists already; nothing was changed.`);
     }
     renameSync(incoming, join(dir, version));
-    record(settings.manifestFile, remote, version, { event: 'published' });
+    await ledgerOf(settings).published(remote, version, filesOf(join(dir, version)));
     return version;
   } finally {
     rmSync(incoming, { recursive: true, force: true });
@@ -242,17 +205,26 @@ export interface Switch {
   missing: string[];
 }
 
-/** Points the manifest at `version` of `remote`, and says what changed. */
-async function switchTo(settings: ReleaseSettings, remote: RemoteName, version: string): Promise<Switch> {
-  const entry = entryUrl(settings, remote, version);
-  const from = liveVersion(settings, remote);
-  const { after } = await switchManifest(settings.manifestFile, (manifest) => ({ ...manifest, [remote]: entry }));
+/**
+ * Makes `version` of `remote` live in one step with `events` (only while `onlyIfLive` is live, when given), and says
+ * what changed; undefined when `onlyIfLive` no longer holds.
+ */
+async function switchTo(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version: string,
+  events: { version: string; event: ReleaseEvent }[],
+  onlyIfLive?: string,
+): Promise<Switch | undefined> {
+  const switched = await ledgerOf(settings).switchTo(remote, version, events, onlyIfLive);
+  if (!switched) return undefined;
+  const { from, after } = switched;
   const dir = versionsDir(settings, remote);
   return {
     remote,
     from,
     to: version,
-    entry,
+    entry: after[remote]!,
     changes: comparedBuilds(from && join(dir, from), join(dir, version)),
     missing: remoteNames.filter((name) => !after[name]).map((name) => remotes[name].folder),
   };
@@ -288,30 +260,30 @@ export class RefusedRelease extends ReleaseError {
 /** Checks `version` and switches to it when every check passes (or `force` says so); under the remote's lock. */
 async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, version: string, options: PromoteOptions) {
   const { force, allowHeavier, log = () => {} } = options;
-  requirePublished(settings, remote, version);
-  const live = liveVersion(settings, remote);
+  await requirePublished(settings, remote, version);
+  const ledger = ledgerOf(settings);
+  const live = await ledger.liveVersion(remote);
   if (version === live) throw new ReleaseError(`${remotes[remote].folder} ${version} is live already.`);
   let report: CheckReport | undefined;
   if (force) {
-    record(settings.manifestFile, remote, version, { event: 'forced', reason: force.reason });
+    await ledger.record(remote, version, { event: 'forced', reason: force.reason });
     log(`Checks skipped (--force): ${force.reason}`);
   } else {
     log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
     report = await checkCandidate(
       settings,
-      { remote, version, live: readManifestFile(settings.manifestFile), liveVersion: live, allowHeavier },
+      { remote, version, live: await ledger.manifest(), liveVersion: live, allowHeavier },
       log,
     );
     log(`checks ${report.passed ? 'passed' : 'failed'} in ${report.seconds.toFixed(1)} s`);
     if (!report.passed) {
-      record(settings.manifestFile, remote, version, { event: 'refused', why: report.failure! });
+      await ledger.record(remote, version, { event: 'refused', why: report.failure! });
       throw new RefusedRelease(remote, version, report, live);
     }
-    record(settings.manifestFile, remote, version, { event: 'passed', seconds: report.seconds });
+    await ledger.record(remote, version, { event: 'passed', seconds: report.seconds });
   }
-  const change = await switchTo(settings, remote, version);
-  record(settings.manifestFile, remote, version, { event: 'live', how: 'promote' });
-  return { ...change, report };
+  const change = await switchTo(settings, remote, version, [{ version, event: { event: 'live', how: 'promote' } }]);
+  return { ...change!, report };
 }
 
 /**
@@ -361,7 +333,7 @@ export async function release(
   return oneReleaseAtATime(
     settings,
     remote,
-    async () => promoteLocked(settings, remote, publishBuild(settings, remote, options), options),
+    async () => promoteLocked(settings, remote, await publishBuild(settings, remote, options), options),
     waitNotice(remote, options.log),
   );
 }
@@ -369,13 +341,15 @@ export async function release(
 /** `pnpm rollback <remote> [version]`: switches the manifest back, by default to the version before the live one. */
 export async function rollback(settings: ReleaseSettings, remote: RemoteName, version?: string) {
   return oneReleaseAtATime(settings, remote, async () => {
-    const versions = version === undefined ? versionsOf(settings, remote) : requirePublished(settings, remote, version);
-    const live = liveVersion(settings, remote);
+    const versions =
+      version === undefined ? await versionsOf(settings, remote) : await requirePublished(settings, remote, version);
+    const live = await liveVersion(settings, remote);
     const target = version ?? (live ? versions[versions.indexOf(live) - 1] : versions.at(-1));
     if (!target) throw new ReleaseError(`${remote} has no version before ${live ?? 'the live one'} to go back to.`);
-    const change = await switchTo(settings, remote, target);
-    record(settings.manifestFile, remote, target, { event: 'live', how: 'rollback' });
-    return change;
+    const change = await switchTo(settings, remote, target, [
+      { version: target, event: { event: 'live', how: 'rollback' } },
+    ]);
+    return change!;
   });
 }
 
@@ -389,19 +363,27 @@ export async function watchRollback(
   { from, to, why }: { from: string; to: string; why: string },
 ): Promise<Switch | undefined> {
   return oneReleaseAtATime(settings, remote, async () => {
-    if (liveVersion(settings, remote) !== from || !versionsOf(settings, remote).includes(to)) return undefined;
-    const change = await switchTo(settings, remote, to);
-    record(settings.manifestFile, remote, from, { event: 'rolled-back', why });
-    record(settings.manifestFile, remote, to, { event: 'live', how: 'rollback' });
-    return change;
+    if (!(await versionsOf(settings, remote)).includes(to)) return undefined;
+    // Only while `from` is live, checked in the same step as the switch: another server's watch may be first.
+    return switchTo(
+      settings,
+      remote,
+      to,
+      [
+        { version: from, event: { event: 'rolled-back', why } },
+        { version: to, event: { event: 'live', how: 'rollback' } },
+      ],
+      from,
+    );
   });
 }
 
 /** `pnpm releases <remote>`: every published version, oldest first, its verdict, and which one is live. */
-export function releases(settings: ReleaseSettings, remote: RemoteName) {
-  const live = liveVersion(settings, remote);
-  const records = recordsOf(settings.manifestFile, remote);
-  return versionsOf(settings, remote).map((version) => ({
+export async function releases(settings: ReleaseSettings, remote: RemoteName) {
+  const ledger = ledgerOf(settings);
+  const live = await ledger.liveVersion(remote);
+  const records = await ledger.records(remote);
+  return (await ledger.versions(remote)).map((version) => ({
     version,
     live: version === live,
     verdict: verdictOf(records, version),
