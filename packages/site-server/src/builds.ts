@@ -7,6 +7,12 @@ import { remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation
 import { manifestSource, type ManifestStatus } from './manifest-source.ts';
 import { watchedFile } from './watched-file.ts';
 
+/** Where a server reads which build of each remote is live, and what its health check says of it. */
+export interface ReleasesSource {
+  read: () => Promise<RemotesManifest>;
+  status: () => ManifestStatus & { live?: Record<string, string>; lastHeardMs?: number };
+}
+
 const immutable = 'public, max-age=31536000, immutable';
 export const revalidate = 'no-cache';
 
@@ -79,11 +85,18 @@ export const staticOptions = {
  */
 export async function serveBuilds(
   app: FastifyInstance,
-  { root, remotesDir, manifestFile }: { root: string; remotesDir?: string; manifestFile?: string },
-): Promise<{ read: () => Promise<RemotesManifest>; status: () => ManifestStatus }> {
+  {
+    root,
+    remotesDir,
+    manifestFile,
+    releases,
+  }: { root: string; remotesDir?: string; manifestFile?: string; releases?: ReleasesSource },
+): Promise<ReleasesSource> {
   await app.register(fastifyStatic, { ...staticOptions, root: join(root, 'shell', 'dist'), prefix: '/' });
 
   const local = builtRemotes(root);
+  // Builds fetched from a CDN for rendering are its server bundles alone: browsers load the rest from the CDN.
+  if (releases) return releases;
   if (remotesDir) {
     await app.register(fastifyStatic, {
       ...staticOptions,

@@ -1,8 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { openMigratedDatabase } from 'api';
+import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { describe, expect, it } from 'vitest';
 import { remotes } from '@gift/federation';
+import { postgresLedger } from './release-ledger.ts';
 import {
   ReleaseError,
   release,
@@ -10,8 +14,11 @@ import {
   remoteNamed,
   rollback,
   switchManifest,
+  watchRollback,
   type ReleaseSettings,
 } from './release.ts';
+
+const postgres = await postgresServer();
 
 /** A workspace with a built vendor remote, and an empty deploy folder and manifest. */
 function workspace(buildScript = 'exit 0'): ReleaseSettings & { build: (text: string) => void } {
@@ -140,4 +147,48 @@ describe('switching the manifest', () => {
     expect(Object.keys(manifestOf(settings)).sort()).toEqual([...names].sort());
     expect(reads).toBeGreaterThan(0);
   }, 30_000);
+});
+
+describe.skipIf(!postgres)('releasing with PostgreSQL', () => {
+  it('keeps versions, files, verdicts and what is live in its tables, and leaves no manifest file', async () => {
+    const db = await openMigratedDatabase({ databaseUrl: await postgresDatabaseUrl(postgres!.url), dataDir: '' });
+    try {
+      const files = workspace();
+      const settings = {
+        ...files,
+        remotesBaseUrl: 'https://cdn.example/remotes/',
+        ledger: postgresLedger(db, 'https://cdn.example/remotes/'),
+      };
+      const first = await release(settings, 'vendor', unchecked);
+      settings.build('second');
+      const second = await release(settings, 'vendor', unchecked);
+      expect(second.from).toBe(first.to);
+      expect(await settings.ledger.manifest()).toEqual({
+        vendor: `https://cdn.example/remotes/vendor/${second.to}/remoteEntry.js`,
+      });
+      expect(await releases(settings, 'vendor')).toEqual([
+        { version: first.to, live: false, verdict: expect.stringMatching(/^forced: unit test/) },
+        { version: second.to, live: true, verdict: expect.stringMatching(/^forced: unit test/) },
+      ]);
+      const row = await db
+        .selectFrom('site_releases')
+        .selectAll()
+        .where('version', '=', second.to)
+        .executeTakeFirstOrThrow();
+      const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+      expect(JSON.parse(row.files)).toEqual({
+        'remoteEntry.js': sha('export const copy = "second";'),
+        'assets/page.js': sha('second'),
+      });
+      expect(row.verdict).toMatch(/^forced: unit test/);
+
+      // A watch that judged a version no longer live changes nothing: another server's watch, or a release, won.
+      expect(await watchRollback(settings, 'vendor', { from: first.to, to: first.to, why: 'late' })).toBeUndefined();
+      expect((await rollback(settings, 'vendor')).to).toBe(first.to);
+      expect(await settings.ledger.liveVersion('vendor')).toBe(first.to);
+      expect(existsSync(settings.manifestFile)).toBe(false);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

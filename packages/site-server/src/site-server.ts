@@ -1,6 +1,11 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import { pageRoutes } from '@gift/content';
 import { apiPrefix } from '@gift/contracts';
 import { manifestPath } from '@gift/federation';
@@ -13,7 +18,7 @@ import {
   type ApiConfig,
   type Db,
 } from 'api';
-import { serveBuilds } from './builds.ts';
+import { serveBuilds, type ReleasesSource } from './builds.ts';
 import { pageSender } from './pages.ts';
 import { serverErrorPage } from './plain-page.ts';
 import { registerOverrides, withOverrides, type SiteRole } from './overrides.ts';
@@ -21,6 +26,7 @@ import { registerPreviews, withPreviews } from './preview.ts';
 import { addSecurityHeaders, answerCompression } from './security-headers.ts';
 import { serveSeoFiles } from './seo-files.ts';
 import { siteOrigins } from './site-origin.ts';
+import { liveVersionsOf } from './versions.ts';
 
 export { builtRemotes, localManifest, staticOptions, revalidate } from './builds.ts';
 // The site's server settings, for the React floor of `pnpm perf` (packages/react-floor), served the same way.
@@ -35,6 +41,11 @@ export interface SiteServerOptions {
   remotesDir?: string;
   /** A remotes manifest file, read again whenever it changes, so repointing a remote needs no restart. */
   manifestFile?: string;
+  /**
+   * Which build of each remote is live, from elsewhere than a file (PostgreSQL's releases, followed with their builds
+   * fetched from the CDN): then `remotesDir` holds server builds only and is not served.
+   */
+  releases?: (log: FastifyBaseLogger) => ReleasesSource;
   logger?: FastifyServerOptions['logger'];
   /** The API service, mounted at `/api` on the same origin. */
   api?: { db: Db; config: ApiConfig };
@@ -94,17 +105,24 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   await app.register(cookie);
   if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api });
 
-  const manifest = await serveBuilds(app, options);
+  const manifest = await serveBuilds(app, { ...options, releases: options.releases?.(app.log) });
   const readManifest = manifest.read;
   // For a balancer: 200 while pages are composed from a good manifest (the file's own, or the last good one while
-  // the file is unusable: "degraded", with the reason); 503 when no good manifest was ever read.
+  // the file is unusable: "degraded", with the reason); 503 when no good manifest was ever read. It names the version
+  // of each remote served here and, following a database, how long ago it last heard from it.
   app.get('/healthz', async (_request, reply) => {
-    await readManifest();
-    const { ok, problem, hasManifest } = manifest.status();
+    const served = await readManifest();
+    const { ok, problem, hasManifest, live, lastHeardMs, ...more } = manifest.status();
     return reply
       .code(hasManifest ? 200 : 503)
       .header('Cache-Control', 'no-store')
-      .send({ status: ok ? 'ok' : 'degraded', ...(problem ? { manifest: problem } : {}) });
+      .send({
+        status: ok ? 'ok' : 'degraded',
+        ...(problem ? { manifest: problem } : {}),
+        live: live ?? liveVersionsOf(served),
+        ...(lastHeardMs === undefined ? {} : { lastHeardMs }),
+        ...more,
+      });
   });
   const previews = registerPreviews(app, {
     secret: options.previewSecret,

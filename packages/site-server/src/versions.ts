@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
+import { remoteEntryFile, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { defaultRemotesBaseUrl } from './prerender.ts';
 
 /**
@@ -20,3 +20,17 @@ export const isPublished = (remotesDir: string, remote: RemoteName, version: str
 /** The entry URL of a published version, where REMOTES_DIR is served: by the site at `/remotes/`, or by a CDN. */
 export const versionEntryUrl = (remote: RemoteName, version: string, remotesBaseUrl = defaultRemotesBaseUrl) =>
   `${remotesBaseUrl}${remotes[remote].folder}/${version}/${remoteEntryFile}`;
+
+/**
+ * The version each remote is served with, by its folder: a deployed entry's version folder
+ * (`.../vendor/20261124.101500123-3f9a0c1e/remoteEntry.js`), or a workspace build's content version (`?v=`).
+ */
+export function liveVersionsOf(manifest: RemotesManifest): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(manifest).map(([remote, entry]) => {
+      const [path = '', query = ''] = entry.split('?');
+      const version = new URLSearchParams(query).get('v') ?? path.split('/').at(-2) ?? '';
+      return [remotes[remote as RemoteName]?.folder ?? remote, version];
+    }),
+  );
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { remotes, type RemoteName } from '@gift/federation';
+
+/** The files of a build that a site server renders with: its federation manifest and its server bundles. */
+export const isServerFile = (path: string) =>
+  path === 'mf-manifest.json' || (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path));
+
+/** A path inside a build as the ledger lists it: relative, `/`-separated, never leaving the build's folder. */
+const isSafePath = (path: string) =>
+  /^[\w@.-]+(\/[\w@.-]+)*$/.test(path) && !path.split('/').some((part) => part === '..' || part === '.');
+
+/** Why a version's build was not taken, naming the file: the previous version keeps serving. */
+export class RefusedBuild extends Error {
+  constructor(
+    readonly file: string,
+    why: string,
+  ) {
+    super(`${file}: ${why}`);
+  }
+}
+
+export interface BuildCacheOptions {
+  /** This server's folder of builds (REMOTES_DIR): `<remote folder>/<version>/`, as on the CDN's origin. */
+  dir: string;
+  /** Where the CDN publishes every version (REMOTES_BASE_URL, absolute). */
+  baseUrl: string;
+  /** REMOTES_CACHE_MB, in bytes: least recently used versions leave beyond it, never a live one. */
+  maxBytes: number;
+  log: FastifyBaseLogger;
+  /** Longest one file's download may take. */
+  timeoutMs?: number;
+}
+
+const folderSize = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
+
+/**
+ * The server builds of the versions this site server renders with, fetched from the CDN's origin when it lacks one:
+ * every file checked against the SHA-256 the release recorded (a file that differs, or that the CDN cannot send,
+ * refuses the whole version), written to a hidden folder and renamed into place, so that a version on disk is always
+ * whole. Bounded: after each fetch the least recently used versions leave until the folder fits, never a live one.
+ */
+export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: BuildCacheOptions) {
+  mkdirSync(dir, { recursive: true });
+  // What is on disk from an earlier run, by when it was last used (its folder's time, which `touch` sets).
+  const versions = new Map<string, { used: number; bytes: number }>();
+  for (const remote of readdirSync(dir, { withFileTypes: true })) {
+    if (!remote.isDirectory()) continue;
+    for (const version of readdirSync(join(dir, remote.name), { withFileTypes: true })) {
+      const path = join(dir, remote.name, version.name);
+      if (version.name.startsWith('.')) rmSync(path, { recursive: true, force: true });
+      else if (version.isDirectory())
+        versions.set(`${remote.name}/${version.name}`, { used: statSync(path).mtimeMs, bytes: folderSize(path) });
+    }
+  }
+  const fetching = new Map<string, Promise<void>>();
+
+  const touch = (key: string) => {
+    const known = versions.get(key)!;
+    known.used = Date.now();
+    const now = new Date();
+    utimesSync(join(dir, key), now, now);
+  };
+
+  async function download(key: string, files: Record<string, string>) {
+    const wanted = Object.entries(files).filter(([path]) => isServerFile(path));
+    if (!wanted.some(([path]) => path === 'mf-manifest.json')) throw new RefusedBuild('mf-manifest.json', 'not listed');
+    const incoming = join(dir, dirname(key), `.incoming-${process.pid}-${Date.now()}`);
+    let bytes = 0;
+    try {
+      for (const [path, hash] of wanted) {
+        if (!isSafePath(path)) throw new RefusedBuild(path.slice(0, 200), 'not a path inside the build');
+        const url = `${baseUrl}${key}/${path.split('/').map(encodeURIComponent).join('/')}`;
+        let response: Response;
+        try {
+          response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+        } catch (error) {
+          throw new RefusedBuild(path, `cannot be fetched (${(error as Error).message})`);
+        }
+        if (!response.ok) throw new RefusedBuild(path, `the CDN answered ${response.status}`);
+        const body = Buffer.from(await response.arrayBuffer());
+        const actual = createHash('sha256').update(body).digest('hex');
+        if (actual !== hash) throw new RefusedBuild(path, `its SHA-256 is ${actual}, the release recorded ${hash}`);
+        await mkdir(dirname(join(incoming, path)), { recursive: true });
+        await writeFile(join(incoming, path), body);
+        bytes += body.length;
+      }
+      renameSync(incoming, join(dir, key));
+      versions.set(key, { used: Date.now(), bytes });
+    } finally {
+      rmSync(incoming, { recursive: true, force: true });
+    }
+  }
+
+  /** Removes the least recently used versions not in `keep` until the folder fits in `maxBytes`. */
+  function evict(keep: Set<string>) {
+    let total = [...versions.values()].reduce((sum, version) => sum + version.bytes, 0);
+    const candidates = [...versions.entries()]
+      .filter(([key]) => !keep.has(key))
+      .sort(([, a], [, b]) => a.used - b.used);
+    for (const [key, version] of candidates) {
+      if (total <= maxBytes) break;
+      rmSync(join(dir, key), { recursive: true, force: true });
+      versions.delete(key);
+      total -= version.bytes;
+      log.info({ build: key, bytes: version.bytes }, 'build left the cache (least recently used)');
+    }
+    if (total > maxBytes) {
+      log.warn(
+        { bytes: total, maxBytes },
+        'the live builds alone are larger than REMOTES_CACHE_MB: they are kept, nothing else is',
+      );
+    }
+  }
+
+  return {
+    dir,
+    /**
+     * Resolves once `version` of `remote` is on disk, fetched and checked when it was not; rejects with a
+     * `RefusedBuild` naming the file otherwise. `live`: every version to keep whatever the size (`folder/version`).
+     */
+    async ensure(remote: RemoteName, version: string, files: () => Promise<Record<string, string>>, live: string[]) {
+      const key = `${remotes[remote].folder}/${version}`;
+      if (!versions.has(key) || !existsSync(join(dir, key))) {
+        let pending = fetching.get(key);
+        if (!pending) {
+          const started = Date.now();
+          pending = files()
+            .then((listed) => download(key, listed))
+            .then(() => log.info({ build: key, ms: Date.now() - started }, 'build fetched from the CDN and checked'))
+            .finally(() => fetching.delete(key));
+          fetching.set(key, pending);
+        }
+        await pending;
+      }
+      touch(key);
+      evict(new Set([...live, key]));
+    },
+    /** The versions on disk, `folder/version`, least recently used first. */
+    held: () => [...versions.entries()].sort(([, a], [, b]) => a.used - b.used).map(([key]) => key),
+    bytes: () => [...versions.values()].reduce((sum, version) => sum + version.bytes, 0),
+  };
+}
+
+export type BuildCache = ReturnType<typeof buildCache>;
