@@ -32,12 +32,18 @@ export async function waitFor(url: string, what: string, timeoutMs = 30_000) {
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+function start(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  { cwd = apiDir, output }: { cwd?: string; output?: (text: string) => void } = {},
+): ChildProcess {
   const child = spawn(command, args, {
-    cwd: apiDir,
+    cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', output ? 'pipe' : 'ignore', 'pipe'],
   });
+  child.stdout?.on('data', (chunk: Buffer) => output?.(chunk.toString()));
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
   child.on('exit', (code) => {
@@ -59,8 +65,11 @@ export async function startApi(port: number, env: NodeJS.ProcessEnv): Promise<Ch
   return child;
 }
 
-/** nginx balancing `/api/` over the instances on `ports`; resolves with its address once it answers. */
-export async function startNginx(ports: number[]): Promise<string> {
+/**
+ * nginx from Debian's package on a free port of 127.0.0.1, with `config` (the upstreams and the `server` block, given
+ * the port and a private folder) inside its `http` block; resolves with its address once `readyPath` answers.
+ */
+export async function startNginxWith(config: (port: number, prefix: string) => string, readyPath: string) {
   if (!nginxBin) throw new Error('nginx is not installed (apt-get install nginx-light)');
   const port = await freePort();
   const prefix = mkdtempSync(join(tmpdir(), 'cluster-nginx-'));
@@ -79,7 +88,20 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
-  upstream api {
+${config(port, prefix)}
+}
+`,
+  );
+  start(nginxBin, ['-p', prefix, '-c', join(prefix, 'nginx.conf')]);
+  const address = `http://127.0.0.1:${port}`;
+  await waitFor(`${address}${readyPath}`, 'nginx');
+  return address;
+}
+
+/** nginx balancing `/api/` over the instances on `ports`; resolves with its address once it answers. */
+export const startNginx = (ports: number[]): Promise<string> =>
+  startNginxWith(
+    (port) => `  upstream api {
 ${ports.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=10s;`).join('\n')}
     keepalive 32;
   }
@@ -95,15 +117,15 @@ ${ports.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_tim
       proxy_next_upstream error timeout;
       proxy_connect_timeout 1s;
     }
-  }
-}
-`,
+  }`,
+    '/api/health/live',
   );
-  start(nginxBin, ['-p', prefix, '-c', join(prefix, 'nginx.conf')]);
-  const address = `http://127.0.0.1:${port}`;
-  await waitFor(`${address}/api/health/live`, 'nginx');
-  return address;
-}
+
+/**
+ * A process of the cluster, stopped with the others by `stopAll`: its exit with an error is reported with the end of
+ * its stderr; `output` hears its stdout.
+ */
+export { start as startProcess };
 
 /** Stops every process started here: SIGTERM, then SIGKILL for any still running. */
 export async function stopAll() {
