@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
 import { openMigratedDatabase } from 'api';
 import { freePort, sleep, startNginxWith, startProcess, stopAll, waitFor } from 'api/cluster/topology';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { remoteNames, remotes } from '@gift/federation';
+import { chromiumArgs, chromiumPath } from '../src/chromium.ts';
 import { postgresLedger } from '../src/release-ledger.ts';
 import { promote, publishCandidate, release, type ReleaseSettings } from '../src/release.ts';
 
@@ -58,6 +60,14 @@ async function main() {
     listen 127.0.0.1:${port};
     location /remotes/ {
       alias ${origin}/;
+      types {
+        text/javascript js mjs;
+        text/css css;
+        application/json json;
+        image/svg+xml svg;
+        image/webp webp;
+        font/woff2 woff2;
+      }
       add_header Access-Control-Allow-Origin *;
     }
     location = /ready { return 204; }
@@ -165,6 +175,35 @@ ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_
     console.log(`site servers: 2, release seen by both in ${seenMs} ms`);
     check('a release with a copy change, seen by both', `by each in ${seenAt.join(' and ')} ms`, seenMs <= 5_000);
 
+    // --- a browser composes the page through nginx with the remote's code from the CDN, one version of it
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    try {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+      tab.on('pageerror', (error) => errors.push(error.message));
+      const fromCdn = new Set<string>();
+      tab.on('requestfinished', (request) => request.url().startsWith(cdn) && fromCdn.add(request.url()));
+      await tab.goto(`${site}/vendor`);
+      await tab.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, {
+        timeout: 30_000,
+      });
+      const shown = await tab.locator('h1').first().textContent();
+      const vendorFiles = [...fromCdn].filter((url) => url.startsWith(`${base}vendor/`));
+      const versions = new Set(vendorFiles.map((url) => url.slice(`${base}vendor/`.length).split('/')[0]));
+      check(
+        'a browser composes /vendor from the CDN',
+        `hydrated, heading "${shown}", ${vendorFiles.length} vendor files from the CDN, all of ${[...versions].join(', ') === v2 ? 'the new version' : [...versions].join(', ')}; console errors: ${errors.length} ${errors.slice(0, 3).join(' | ').slice(0, 600)}`,
+        shown === 'Your shop in every gift list' &&
+          vendorFiles.length > 0 &&
+          versions.size === 1 &&
+          versions.has(v2) &&
+          errors.length === 0,
+      );
+    } finally {
+      await browser.close();
+    }
+
     // --- 200 page views over both servers while two releases go live and one server is killed
     const v3 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Third copy for vendors') });
     const v4 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Fourth copy for vendors') });
@@ -256,7 +295,7 @@ ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_
   console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
   for (const row of table)
     console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
-  if (table.length !== 5 || table.some((row) => !row.ok)) process.exit(1);
+  if (table.length !== 6 || table.some((row) => !row.ok)) process.exit(1);
 }
 
 await main();
