@@ -28,7 +28,6 @@ function megabytes(name: string, fallback: number) {
 }
 
 const config = readConfig(process.env, root);
-const db = await openMigratedDatabase(config);
 const logger = loggerOptions(process.env.LOG_LEVEL ?? 'info');
 const { REMOTES_DIR, REMOTES_MANIFEST, REMOTES_BASE_URL } = process.env;
 
@@ -42,9 +41,10 @@ if (followsDatabase && REMOTES_MANIFEST) {
       '(pnpm releases, pnpm promote and pnpm rollback with the same DATABASE_URL). Unset one of them.',
   );
 }
+const cacheBytes = megabytes('REMOTES_CACHE_MB', 200) * 1024 * 1024;
+const db = await openMigratedDatabase(config);
 const fromCdn = /^https?:\/\//.test(REMOTES_BASE_URL ?? '');
 const remotesDir = followsDatabase && fromCdn ? (REMOTES_DIR ?? join(config.dataDir, 'remotes')) : REMOTES_DIR;
-const cacheBytes = megabytes('REMOTES_CACHE_MB', 200) * 1024 * 1024;
 let releases: DatabaseReleases | undefined;
 
 const app = await createSiteServer({

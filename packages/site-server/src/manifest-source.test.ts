@@ -62,7 +62,12 @@ describe('a release manifest that turns bad', () => {
     it(`${shape}: pages stay up with the last good manifest, the health check says degraded and why`, async () => {
       setManifest(() => writeFileSync(manifestFile, JSON.stringify(good)));
       // The server sees a change when the folder's watch reports it, a moment after the write.
-      await vi.waitFor(async () => expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' }));
+      await vi.waitFor(async () =>
+        expect((await app.inject({ url: '/healthz' })).json()).toEqual({
+          status: 'ok',
+          live: { legal: '20261120.090000000-11111111' },
+        }),
+      );
       logs.length = 0;
       setManifest(write);
       await vi.waitFor(async () => expect((await app.inject({ url: '/healthz' })).json().status).toBe('degraded'));
@@ -79,6 +84,8 @@ describe('a release manifest that turns bad', () => {
       expect(health.statusCode).toBe(200);
       expect(health.json().status).toBe('degraded');
       expect(health.json().manifest).toContain(problem);
+      // The versions it still serves, from the last good manifest.
+      expect(health.json().live).toEqual({ legal: '20261120.090000000-11111111' });
       expect(health.body).not.toContain(root);
       // Logged once for the change, not once per request.
       expect(logs.filter((line) => line.msg.startsWith('The release manifest is unusable'))).toHaveLength(1);
@@ -98,7 +105,7 @@ describe('a release manifest that turns bad', () => {
     expect(manifestIn(page.body)).toEqual({});
     const health = await server.inject({ url: '/healthz' });
     expect(health.statusCode).toBe(503);
-    expect(health.json()).toEqual({ status: 'degraded', manifest: 'the manifest is not valid JSON' });
+    expect(health.json()).toEqual({ status: 'degraded', manifest: 'the manifest is not valid JSON', live: {} });
     await server.close();
   });
 });
