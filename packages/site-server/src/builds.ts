@@ -3,13 +3,15 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { remoteEntryFile, remotes, type RemotesManifest } from '@gift/federation';
+import { remoteEntryFile, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { manifestSource, type ManifestStatus } from './manifest-source.ts';
 import { watchedFile } from './watched-file.ts';
 
 /** Where a server reads which build of each remote is live, and what its health check says of it. */
 export interface ReleasesSource {
   read: () => Promise<RemotesManifest>;
+  /** Brings a published version's server build here (a preview of a candidate), when builds come from a CDN. */
+  fetchVersion?: (remote: RemoteName, version: string) => Promise<void>;
   status: () => ManifestStatus & { live?: Record<string, string>; lastHeardMs?: number };
 }
 

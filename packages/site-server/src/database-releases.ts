@@ -62,12 +62,14 @@ export function databaseReleases({
   const firstSync = new Promise<void>((resolve) => (ready = resolve));
   let reconnectTimer: NodeJS.Timeout | undefined;
 
-  const filesOf = (connection: pg.Client, row: LiveRow) => async () => {
+  /** The files of a published version with their hashes, as its release recorded them. */
+  const filesOf = (connection: pg.Client, remote: RemoteName, version: string) => async () => {
     const result = await connection.query<{ files: string }>(
       'select files from site_releases where remote = $1 and version = $2',
-      [row.remote, row.version],
+      [remote, version],
     );
-    return JSON.parse(result.rows[0]?.files ?? '{}') as Record<string, string>;
+    if (!result.rows[0]) throw new Error(`${remotes[remote].folder} has no version ${version}`);
+    return JSON.parse(result.rows[0].files) as Record<string, string>;
   };
 
   /** Reads the live versions and takes each one that changed, once its build is here. */
@@ -85,7 +87,7 @@ export function databaseReleases({
         continue;
       }
       try {
-        await cache?.ensure(remote, row.version, filesOf(connection, row), [
+        await cache?.ensure(remote, row.version, filesOf(connection, remote, row.version), [
           ...keep,
           ...Object.entries(servingVersions).map(([folder, version]) => `${folder}/${version}`),
         ]);
@@ -180,6 +182,13 @@ export function databaseReleases({
   return {
     /** The manifest pages are composed with now: one object until a remote switches. */
     read: async (): Promise<RemotesManifest> => serving,
+    /** Brings a published version's server build here (a preview of a candidate); rejects when it cannot. */
+    async fetchVersion(remote: RemoteName, version: string) {
+      const connection = client;
+      if (!cache || !connection) throw new Error('the releases are not reachable now');
+      const serving = Object.entries(servingVersions).map(([folder, live]) => `${folder}/${live}`);
+      await cache.ensure(remote, version, filesOf(connection, remote, version), serving);
+    },
     /** Resolves after the first read of the table, with every live build fetched or refused. */
     ready: () => firstSync,
     status(): ReleasesStatus {

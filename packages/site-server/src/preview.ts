@@ -109,7 +109,16 @@ export interface Previews {
  */
 export function registerPreviews(
   app: FastifyInstance,
-  { secret, remotesDir }: { secret?: string; remotesDir?: string },
+  {
+    secret,
+    remotesDir,
+    fetchVersion,
+  }: {
+    secret?: string;
+    remotesDir?: string;
+    /** Brings a published version's server build here when this server lacks it (a site server fed by a CDN). */
+    fetchVersion?: (remote: RemoteName, version: string) => Promise<void>;
+  },
 ): Previews {
   if (!secret) return { grantsOf: () => [] };
   checkedSecret(secret);
@@ -136,6 +145,18 @@ export function registerPreviews(
 
   app.get(previewPath, async (request, reply) => {
     const token = (request.query as Record<string, unknown>).token;
+    // A candidate this server has never served: its build is fetched (and checked) first, once per server.
+    const reading = typeof token === 'string' ? readPreviewToken(token, secret) : undefined;
+    if (
+      reading?.ok &&
+      remotesDir &&
+      fetchVersion &&
+      !isPublished(remotesDir, reading.grant.remote, reading.grant.version)
+    ) {
+      await fetchVersion(reading.grant.remote, reading.grant.version).catch((error: unknown) =>
+        request.log.warn({ err: error, version: reading.grant.version }, 'The previewed version cannot be had here'),
+      );
+    }
     const { grant, why } = typeof token === 'string' ? honoured(token) : { why: 'malformed' };
     reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
     if (!grant) {

@@ -127,6 +127,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   const previews = registerPreviews(app, {
     secret: options.previewSecret,
     remotesDir: options.remotesDir,
+    fetchVersion: manifest.fetchVersion,
   });
   const overrides = registerOverrides(app, options.siteRole ?? 'production');
   // The manifest a browser composes pages with: the live one, or with a version it previews (for it alone).

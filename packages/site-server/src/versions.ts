@@ -13,9 +13,14 @@ export const isVersionName = (name: string) => /^[A-Za-z0-9][\w.-]{0,99}$/.test(
 export const versionDir = (remotesDir: string, remote: RemoteName, version: string) =>
   join(remotesDir, remotes[remote].folder, version);
 
-/** Whether `version` of `remote` is published under `remotesDir` (a whole build: its entry is there). */
+/**
+ * Whether `version` of `remote` is here under `remotesDir`: a whole deployed build (its entry is there), or the server
+ * build a site server fetched from the CDN (its federation manifest is there; browsers load the rest from the CDN).
+ */
 export const isPublished = (remotesDir: string, remote: RemoteName, version: string) =>
-  isVersionName(version) && existsSync(join(versionDir(remotesDir, remote, version), remoteEntryFile));
+  isVersionName(version) &&
+  (existsSync(join(versionDir(remotesDir, remote, version), remoteEntryFile)) ||
+    existsSync(join(versionDir(remotesDir, remote, version), 'mf-manifest.json')));
 
 /** The entry URL of a published version, where REMOTES_DIR is served: by the site at `/remotes/`, or by a CDN. */
 export const versionEntryUrl = (remote: RemoteName, version: string, remotesBaseUrl = defaultRemotesBaseUrl) =>
