@@ -14,6 +14,7 @@ import { postgresLedger, type ReleaseLedger } from './release-ledger.ts';
 import { filesOf } from './release.ts';
 
 const postgres = await postgresServer();
+afterAll(() => postgres?.stop());
 
 /** The CDN's origin: a folder of versions served over HTTP, as nginx serves REMOTES_DIR. */
 async function cdn(folder: string) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { openMigratedDatabase } from 'api';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { remotes } from '@gift/federation';
 import { postgresLedger } from './release-ledger.ts';
 import {
@@ -19,6 +19,7 @@ import {
 } from './release.ts';
 
 const postgres = await postgresServer();
+afterAll(() => postgres?.stop());
 
 /** A workspace with a built vendor remote, and an empty deploy folder and manifest. */
 function workspace(buildScript = 'exit 0'): ReleaseSettings & { build: (text: string) => void } {
