@@ -96,9 +96,10 @@ export async function serveBuilds(
 ): Promise<ReleasesSource> {
   await app.register(fastifyStatic, { ...staticOptions, root: join(root, 'shell', 'dist'), prefix: '/' });
 
-  const local = builtRemotes(root);
-  // Builds fetched from a CDN for rendering are its server bundles alone: browsers load the rest from the CDN.
+  // Builds fetched from a CDN for rendering are its server bundles alone: browsers load the rest from the CDN, and
+  // the workspace's own builds are not watched.
   if (releases) return releases;
+  const local = builtRemotes(root);
   if (remotesDir) {
     await app.register(fastifyStatic, {
       ...staticOptions,

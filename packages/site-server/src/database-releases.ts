@@ -62,8 +62,11 @@ export function databaseReleases({
   const firstSync = new Promise<void>((resolve) => (ready = resolve));
   let reconnectTimer: NodeJS.Timeout | undefined;
 
+  /** The builds served here now (`folder/version`): the cache keeps them whatever its size. */
+  const served = () => Object.entries(servingVersions).map(([folder, version]) => `${folder}/${version}`);
+
   /** The files of a published version with their hashes, as its release recorded them. */
-  const filesOf = (connection: pg.Client, remote: RemoteName, version: string) => async () => {
+  const recordedFiles = (connection: pg.Client, remote: RemoteName, version: string) => async () => {
     const result = await connection.query<{ files: string }>(
       'select files from site_releases where remote = $1 and version = $2',
       [remote, version],
@@ -81,19 +84,19 @@ export function databaseReleases({
     let next = serving;
     for (const row of live) {
       const remote = row.remote as RemoteName;
+      const folder = remotes[remote].folder;
       // Served already (a refused version was switched back from): nothing is behind any more.
       if (serving[remote] === row.entry) {
-        delete behind[remotes[remote].folder];
+        delete behind[folder];
         continue;
       }
       try {
-        await cache?.ensure(remote, row.version, filesOf(connection, remote, row.version), [
+        await cache?.ensure(remote, row.version, recordedFiles(connection, remote, row.version), [
           ...keep,
-          ...Object.entries(servingVersions).map(([folder, version]) => `${folder}/${version}`),
+          ...served(),
         ]);
       } catch (error) {
         const why = error instanceof RefusedBuild ? error.message : `the build cannot be had (${String(error)})`;
-        const folder = remotes[remote].folder;
         if (behind[folder] !== `${row.version}: ${why}`) {
           log.error(
             { remote: folder, version: row.version, file: error instanceof RefusedBuild ? error.file : undefined, why },
@@ -103,14 +106,13 @@ export function databaseReleases({
         behind[folder] = `${row.version}: ${why}`;
         continue;
       }
-      const folder = remotes[remote].folder;
       log.info({ remote: folder, from: servingVersions[folder], to: row.version }, 'release switched');
       delete behind[folder];
       servingVersions[folder] = row.version;
       next = { ...next, [remote]: row.entry };
     }
     // A remote the table no longer names live (a table emptied by hand) keeps what it served: nothing to switch to.
-    if (next !== serving) serving = next;
+    serving = next;
   }
 
   /** One read at a time; a notification that arrives meanwhile asks for one more read after it. */
@@ -186,8 +188,7 @@ export function databaseReleases({
     async fetchVersion(remote: RemoteName, version: string) {
       const connection = client;
       if (!cache || !connection) throw new Error('the releases are not reachable now');
-      const serving = Object.entries(servingVersions).map(([folder, live]) => `${folder}/${live}`);
-      await cache.ensure(remote, version, filesOf(connection, remote, version), serving);
+      await cache.ensure(remote, version, recordedFiles(connection, remote, version), served());
     },
     /** Resolves after the first read of the table, with every live build fetched or refused. */
     ready: () => firstSync,

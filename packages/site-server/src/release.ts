@@ -6,8 +6,7 @@ import lockfile from 'proper-lockfile';
 import { remoteEntryFile, remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { checkCandidate, type CheckReport } from './release-checks.ts';
 import { fileLedger, ReleaseError, type ReleaseLedger } from './release-ledger.ts';
-import type { ReleaseEvent } from './release-records.ts';
-import { verdictOf } from './release-records.ts';
+import { verdictOf, type ReleaseEvent } from './release-records.ts';
 
 export { ReleaseError, readManifestFile, switchManifest } from './release-ledger.ts';
 

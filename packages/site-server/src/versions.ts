@@ -19,8 +19,7 @@ export const versionDir = (remotesDir: string, remote: RemoteName, version: stri
  */
 export const isPublished = (remotesDir: string, remote: RemoteName, version: string) =>
   isVersionName(version) &&
-  (existsSync(join(versionDir(remotesDir, remote, version), remoteEntryFile)) ||
-    existsSync(join(versionDir(remotesDir, remote, version), 'mf-manifest.json')));
+  [remoteEntryFile, 'mf-manifest.json'].some((file) => existsSync(join(versionDir(remotesDir, remote, version), file)));
 
 /** The entry URL of a published version, where REMOTES_DIR is served: by the site at `/remotes/`, or by a CDN. */
 export const versionEntryUrl = (remote: RemoteName, version: string, remotesBaseUrl = defaultRemotesBaseUrl) =>
