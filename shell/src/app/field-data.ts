@@ -121,7 +121,7 @@ export function fieldDataView(pathname: string) {
 
 /**
  * Starts collecting for this page: errors at once (they may come before hydration), the vitals once the page is
- * idle. A no-op for crawlers and for a browser that asks not to be followed.
+ * interactive and then idle. A no-op for crawlers and for a browser that asks not to be followed.
  */
 export function startFieldData() {
   if (!collects(navigator)) return;
@@ -157,6 +157,17 @@ export function startFieldData() {
         on(record, { reportAllChanges: true });
       }
     });
-  if ('requestIdleCallback' in window) requestIdleCallback(() => void loadVitals(), { timeout: 5000 });
-  else setTimeout(() => void loadVitals(), 2000);
+  const whenIdle = () => {
+    if ('requestIdleCallback' in window) requestIdleCallback(() => void loadVitals(), { timeout: 5000 });
+    else setTimeout(() => void loadVitals(), 2000);
+  };
+  // After the page is interactive (the shell sets `data-ready` then): before it, the page's own code comes first.
+  const root = document.documentElement;
+  if (root.dataset.ready === 'true') return whenIdle();
+  const interactive = new MutationObserver(() => {
+    if (root.dataset.ready !== 'true') return;
+    interactive.disconnect();
+    whenIdle();
+  });
+  interactive.observe(root, { attributes: true, attributeFilter: ['data-ready'] });
 }

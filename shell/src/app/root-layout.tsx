@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { documentTitle, notFoundMetadata } from '@gift/content';
 import { ActionDataContext } from '@gift/router';
+import { whenFirstViewportHydrated } from '@gift/ui';
 import { useDocumentMetadata } from './document-metadata.ts';
 import { fieldDataView } from './field-data.ts';
 import { Footer } from './footer.tsx';
@@ -18,6 +19,24 @@ import styles from './root-layout.module.css';
 
 const mainId = 'main';
 
+/**
+ * Tells tests and tools that the page is interactive, and when: once the page in `main` has hydrated (or rendered in
+ * the browser) with the parts of it whose code loads later (laterPart in @gift/ui) that have a control in the first
+ * viewport. It sits inside the page's Suspense boundary because React hydrates what is inside one in a pass of its
+ * own, after the header and footer: an effect outside it ran before the page's controls were attached to React.
+ */
+function InteractiveMark() {
+  useEffect(
+    () =>
+      whenFirstViewportHydrated(() => {
+        document.documentElement.dataset.ready = 'true';
+        performance.mark('hydrated');
+      }),
+    [],
+  );
+  return null;
+}
+
 export function RootLayout({ actionData }: { actionData?: unknown }) {
   const { pathname, key } = useLocation();
   // A native post's outcome belongs to the page it redirected to, not to pages visited after it.
@@ -32,11 +51,6 @@ export function RootLayout({ actionData }: { actionData?: unknown }) {
   useEffect(() => {
     if (import.meta.env.VITE_FIELD_DATA !== 'off') fieldDataView(pathname);
   }, [pathname]);
-  // Tells tests and tools that the page is interactive (hydrated, or rendered in the browser), and when.
-  useEffect(() => {
-    document.documentElement.dataset.ready = 'true';
-    performance.mark('hydrated');
-  }, []);
 
   return (
     <>
@@ -52,6 +66,7 @@ export function RootLayout({ actionData }: { actionData?: unknown }) {
             <Outlet />
           </ActionDataContext>
           <ScrollRestoration />
+          <InteractiveMark />
         </Suspense>
       </main>
       <Footer />
