@@ -35,7 +35,7 @@ const partsState = (page: Page) =>
 const untilPartsHydrated = (page: Page) =>
   expect.poll(() => partsState(page), { timeout: 20_000 }).toEqual(['hydrated', 'hydrated']);
 
-test('/ hydrates before the code of its parts below the first viewport is asked for, and they hydrate by themselves', async ({
+test('/ hydrates before its later parts are asked for: the carousel then, the rest when the visitor heads for it', async ({
   browser,
 }) => {
   const page = await phonePage(browser);
@@ -49,6 +49,11 @@ test('/ hydrates before the code of its parts below the first viewport is asked 
     const keep = window as unknown as { kept: Element[] };
     keep.kept = [document.querySelector('main details')!, document.querySelector('.slick-slide img')!];
   });
+  // The carousel shows in the first viewport: its code comes at once. The rest waits for the visitor.
+  await expect.poll(() => partsState(page), { timeout: 20_000 }).toEqual(['hydrated', null]);
+  await page.waitForTimeout(1_500);
+  expect(await partsState(page)).toEqual(['hydrated', null]);
+  await page.mouse.wheel(0, 600);
   await untilPartsHydrated(page);
   const asked = await page.evaluate(() => {
     const hydrated = performance.getEntriesByName('hydrated')[0]!.startTime;
@@ -70,7 +75,6 @@ test('/ hydrates before the code of its parts below the first viewport is asked 
     (window as unknown as { kept: Element[] }).kept.map((element) => element.isConnected),
   );
   expect(kept, 'the FAQ and the first slide drawn by the server are the ones on screen').toEqual([true, true]);
-  // Hydrated: the carousel moves, and a feature chosen in the list shows at once, without scrolling there first.
   await expect(page.locator('.slick-slider.slick-initialized')).toHaveCount(1);
   expect(errors).toEqual([]);
   await page.context().close();
@@ -81,7 +85,7 @@ test('what the visitor does in a part before its code arrives is kept when it hy
   const held = await holdLaterParts(page);
   await page.goto(baseURL + paths.home);
   await untilHydrated(page);
-  await expect.poll(() => held.asked.length, { timeout: 20_000 }).toBe(2);
+  await expect.poll(() => held.asked.length, { timeout: 20_000 }).toBe(1);
 
   // The carousel paused, and an answer of the FAQ opened, while their code is away.
   await page.evaluate(() => {
@@ -92,6 +96,8 @@ test('what the visitor does in a part before its code arrives is kept when it hy
   const faq = faqEntries[1]!;
   await page.getByText(faq.question, { exact: true }).click();
   await expect(page.getByText(faq.answer)).toBeVisible();
+  // Heading for the rest of the page asked for its code too.
+  expect(held.asked).toHaveLength(2);
   expect(await partsState(page)).toEqual([null, null]);
 
   held.release();

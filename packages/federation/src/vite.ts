@@ -1,6 +1,7 @@
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import type { ConfigEnv, Plugin, PluginOption, UserConfig } from 'vite';
@@ -30,6 +31,22 @@ const startupChunk = {
 
 // Vite 8 resolves some CommonJS packages differently in tests; this keeps one router copy there too.
 const resolveConditions = ['module-sync', 'module', 'browser', 'development|production'];
+
+/**
+ * react-router's package names only its development build, whatever the mode (remix-run/react-router#14102, open):
+ * a production build of the browser's code takes the production one instead, without the development warnings and
+ * the code that makes them. Server builds keep the package's own (same rendering, resolved by Node at run time).
+ */
+function productionRouter(command: ConfigEnv['command']) {
+  if (command !== 'build') return [];
+  const development = createRequire(new URL('../../router/package.json', import.meta.url)).resolve('react-router');
+  return [
+    {
+      find: /^react-router$/,
+      replacement: development.replace(/development[\\/]index\.m?js$/, 'production/index.mjs'),
+    },
+  ];
+}
 
 /**
  * Writes a maximum-quality Brotli copy beside every text file of the build, once, so that the server sends
@@ -180,7 +197,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
         precompress(),
         standalonePage(name),
       ],
-      resolve: { conditions: resolveConditions },
+      resolve: { conditions: resolveConditions, alias: productionRouter(command) },
       server: { port: remotes[name].devPort, strictPort: true, origin: `http://localhost:${remotes[name].devPort}` },
       // The standalone entry is no file on disk: the dev server's dependency scan starts from the pages.
       optimizeDeps: { entries: ['src/pages/*.tsx'] },
@@ -200,7 +217,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
 }
 
 /** Vite config of the shell: no remotes at build time, they come from the manifest at run time. */
-export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption[] = []): UserConfig {
+export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: PluginOption[] = []): UserConfig {
   if (isSsrBuild) return ssrConfig({ prerender: 'src/prerender.tsx' }, '/');
   return {
     plugins: [
@@ -226,7 +243,7 @@ export function hostConfig({ isSsrBuild }: ConfigEnv, extraPlugins: PluginOption
       precompress(),
       ...extraPlugins,
     ],
-    resolve: { conditions: resolveConditions },
+    resolve: { conditions: resolveConditions, alias: productionRouter(command) },
     // The build manifest tells the page server every chunk the shell needs at start, to preload them all at once.
     build: { target: 'es2022', manifest: true, rolldownOptions: { output: startupChunk } },
   };

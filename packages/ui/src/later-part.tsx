@@ -24,13 +24,6 @@ const isServer = typeof document === 'undefined';
 /** Whether the page has hydrated already: the shell sets `data-ready` then (see root-layout in the shell). */
 const pageHydrated = () => !isServer && document.documentElement.dataset.ready === 'true';
 
-/** Resolves when the main thread has nothing to do, or after `timeout` ms at the latest. */
-function whenIdle(timeout: number): Promise<void> {
-  return new Promise((resolve) =>
-    'requestIdleCallback' in window ? requestIdleCallback(() => resolve(), { timeout }) : setTimeout(resolve, 1),
-  );
-}
-
 /** What a visitor can use: a part with one of these in the first viewport makes the page wait for it. */
 const controlSelector = 'a[href], button, input, select, textarea, summary, label';
 
@@ -45,8 +38,9 @@ function inViewport(element: Element): boolean {
  * page, the browser shows and uses that HTML as it is (links, disclosures and forms work natively) and hydrates it
  * once its code is there, keeping what the visitor did meanwhile. Its code is asked for as soon as the page has
  * hydrated when the part shows in the first viewport (and if a control of it shows there, such as a link, the page
- * counts as interactive only once the part is), otherwise when the main thread is next idle, or at once when the
- * visitor moves (scrolls, touches, presses a key).
+ * counts as interactive only once the part is), otherwise when it comes into view or the visitor moves (scrolls the
+ * page, touches it, presses a key), whichever is first: a visitor who stays in the first viewport never loads it,
+ * and one who scrolls towards it asks for it with the first scroll (until it hydrates it works as HTML).
  * So the first viewport's controls are attached to React sooner, with fewer bytes and less work before them.
  * Rendered after hydration (a page visited in the browser), it loads at once.
  *
@@ -120,14 +114,25 @@ export function laterPart<P extends object>(
         }
         return release();
       }
-      const moves = ['scroll', 'pointerdown', 'touchstart', 'keydown', 'wheel'] as const;
-      const now = () => {
+      // The visitor's own moves: a carousel moving by itself scrolls no page and presses no key.
+      const moves = ['pointerdown', 'touchstart', 'keydown', 'wheel'] as const;
+      const inView =
+        'IntersectionObserver' in window
+          ? new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && now())
+          : undefined;
+      const stop = () => {
         moves.forEach((type) => window.removeEventListener(type, now, true));
-        release();
+        window.removeEventListener('scroll', now);
+        inView?.disconnect();
       };
-      moves.forEach((type) => window.addEventListener(type, now, { capture: true, passive: true, once: true }));
-      void whenIdle(2000).then(now);
-      return () => moves.forEach((type) => window.removeEventListener(type, now, true));
+      function now() {
+        stop();
+        release();
+      }
+      moves.forEach((type) => window.addEventListener(type, now, { capture: true, passive: true }));
+      window.addEventListener('scroll', now, { passive: true });
+      inView?.observe(target);
+      return stop;
     }, []);
 
     return (
