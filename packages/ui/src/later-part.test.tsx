@@ -1,5 +1,5 @@
 import { act, useState } from 'react';
-import { hydrateRoot, type Root } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { prerender } from 'react-dom/static';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { laterPart } from './later-part.tsx';
@@ -77,6 +77,19 @@ describe('laterPart', () => {
     container.innerHTML = html;
     const part = container.querySelector('[data-later-part]');
     expect(part?.textContent).toBe('Hello AdaPressed 0');
+  });
+
+  it('rendered in the browser without server HTML, asks for its code at once and shows it', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const { Part, arrive } = heldPart();
+    await act(async () => {
+      root = createRoot(container);
+      root.render(<Page Part={Part} name="Ada" />);
+    });
+    expect(container.querySelector('[data-later-part]')?.textContent).toBe('');
+    await act(async () => arrive());
+    expect(container.querySelector('[data-later-part]')?.textContent).toBe('Hello AdaPressed 0');
   });
 
   it('keeps the server HTML, whatever its page does, until its code arrives, then hydrates it in place', async () => {

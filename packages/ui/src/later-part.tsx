@@ -21,6 +21,11 @@ const PartContext = createContext<{ store: PropsStore<unknown>; hydrated: () => 
 
 const isServer = typeof document === 'undefined';
 
+/** For `useSyncExternalStore`: true while React hydrates, false in a render in the browser. */
+const noChange = () => () => {};
+const isHydrating = () => true;
+const isNotHydrating = () => false;
+
 /** Whether the page has hydrated already: the shell sets `data-ready` then (see root-layout in the shell). */
 const pageHydrated = () => !isServer && document.documentElement.dataset.ready === 'true';
 
@@ -89,6 +94,9 @@ export function laterPart<P extends object>(
 
   function LaterPart({ className, ...props }: P & { className?: string }) {
     const element = useRef<HTMLDivElement>(null);
+    // Whether it first rendered over the server's HTML: rendered in the browser instead (a page without server HTML,
+    // as in development), there is nothing to show until its code arrives, so it is asked for at once.
+    const hydrating = useRef(useSyncExternalStore(noChange, isNotHydrating, isHydrating));
     const store = useRef<PropsStore<unknown> | null>(null);
     store.current ??= { props, first: props, listeners: new Set() };
     const part = useRef<{ store: PropsStore<unknown>; hydrated: () => void } | null>(null);
@@ -107,6 +115,7 @@ export function laterPart<P extends object>(
     useEffect(() => {
       const target = element.current;
       if (!target || target.getAttribute(laterPartStateAttribute) === 'hydrated') return;
+      if (!hydrating.current) return release();
       if (inViewport(target)) {
         // The page is interactive when the controls of its first viewport are: a part that shows one counts.
         if ([...target.querySelectorAll(controlSelector)].some(inViewport)) {
