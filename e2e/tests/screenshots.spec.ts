@@ -20,18 +20,6 @@ const widths = [375, 1280];
  * them, however busy the machine (with fixed waits, a step could pass without a frame and leave another one chosen).
  */
 async function revealEverything(page: Page) {
-  // Parts whose code loads as the visitor heads for them (laterPart in @gift/ui) hydrate first, so that the scroll
-  // below meets the page as it will stay, as it did before those parts loaded later.
-  await page.mouse.wheel(0, 1);
-  await expect
-    .poll(() =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('[data-later-part]')].every(
-          (part) => part.getAttribute('data-later-part-state') === 'hydrated',
-        ),
-      ),
-    )
-    .toBe(true);
   await page.evaluate(async () => {
     const frame = () =>
       new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));

@@ -1,4 +1,4 @@
-import { act, useState } from 'react';
+import { act, Suspense, useState } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { prerender } from 'react-dom/static';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -79,16 +79,22 @@ describe('laterPart', () => {
     expect(part?.textContent).toBe('Hello AdaPressed 0');
   });
 
-  it('rendered in the browser without server HTML, asks for its code at once and shows it', async () => {
+  it('rendered in the browser without server HTML, asks for its code at once and shows with its page', async () => {
     const container = document.createElement('div');
     document.body.append(container);
     const { Part, arrive } = heldPart();
     await act(async () => {
       root = createRoot(container);
-      root.render(<Page Part={Part} name="Ada" />);
+      root.render(
+        <Suspense fallback={<p>Loading</p>}>
+          <Page Part={Part} name="Ada" />
+        </Suspense>,
+      );
     });
-    expect(container.querySelector('[data-later-part]')?.textContent).toBe('');
+    // Not the page without its part (the rest would move when it came): the page waits for it.
+    expect(container.textContent).toBe('Loading');
     await act(async () => arrive());
+    expect(container.querySelector('h1')?.textContent).toBe('Page');
     expect(container.querySelector('[data-later-part]')?.textContent).toBe('Hello AdaPressed 0');
   });
 

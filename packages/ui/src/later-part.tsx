@@ -94,9 +94,12 @@ export function laterPart<P extends object>(
 
   function LaterPart({ className, ...props }: P & { className?: string }) {
     const element = useRef<HTMLDivElement>(null);
-    // Whether it first rendered over the server's HTML: rendered in the browser instead (a page without server HTML,
-    // as in development), there is nothing to show until its code arrives, so it is asked for at once.
+    // Whether it first rendered over the server's HTML. Rendered in the browser instead (a page visited from another
+    // one, a page without server HTML as in development) there is nothing to keep: its code is asked for at once and
+    // it renders without a boundary of its own, so that the page shows when the part can (during a navigation the
+    // previous page stays until then) rather than without it, the rest moving down when it arrives.
     const hydrating = useRef(useSyncExternalStore(noChange, isNotHydrating, isHydrating));
+    if (!hydrating.current) release();
     const store = useRef<PropsStore<unknown> | null>(null);
     store.current ??= { props, first: props, listeners: new Set() };
     const part = useRef<{ store: PropsStore<unknown>; hydrated: () => void } | null>(null);
@@ -115,7 +118,7 @@ export function laterPart<P extends object>(
     useEffect(() => {
       const target = element.current;
       if (!target || target.getAttribute(laterPartStateAttribute) === 'hydrated') return;
-      if (!hydrating.current) return release();
+      if (!hydrating.current) return;
       if (inViewport(target)) {
         // The page is interactive when the controls of its first viewport are: a part that shows one counts.
         if ([...target.querySelectorAll(controlSelector)].some(inViewport)) {
@@ -146,9 +149,7 @@ export function laterPart<P extends object>(
 
     return (
       <div ref={element} className={className} {...{ [laterPartAttribute]: '' }}>
-        <PartContext value={part.current}>
-          <Boundary />
-        </PartContext>
+        <PartContext value={part.current}>{hydrating.current ? <Boundary /> : <Loaded />}</PartContext>
       </div>
     );
   }
