@@ -11,12 +11,4 @@ const browserOnly = {
   },
 };
 
-/**
- * One stylesheet for the remote's pages: the landing page's parts that load later (laterPart) are rendered by the
- * server, so their styles are needed at first paint anyway, and one render-blocking request costs less than three.
- */
-const oneStylesheet = { build: { cssCodeSplit: false } };
-
-export default defineConfig((env) =>
-  mergeConfig(config(env), env.isSsrBuild ? {} : mergeConfig(browserOnly, oneStylesheet)),
-);
+export default defineConfig((env) => mergeConfig(config(env), env.isSsrBuild ? {} : browserOnly));

@@ -43,8 +43,8 @@ export const budgets = {
   gapOverFloorMs: { goal: 400 },
   siteFrameMs: { goal: 50 },
   // Field data (issue 26) loads its one script after hydration, so it is not counted here.
-  homeScriptRequests: { max: 18, margin: 0, goal: 12 },
-  homeScriptKiB: { max: 126, margin: 0, goal: 100 },
+  homeScriptRequests: { max: 17, margin: 0, goal: 12 },
+  homeScriptKiB: { max: 136, margin: 0, goal: 100 },
 };
 
 /** One script's share of a long animation frame, as the Long Animation Frames API reports it. */

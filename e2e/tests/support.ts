@@ -1,23 +1,11 @@
 import { expect, test as base, type Page } from '@playwright/test';
 
 /**
- * Waits, after each full page load, until the page is hydrated (or rendered) and answers input, with the parts of it
- * that load later; a remote that never answers holds that up for its two timeouts.
+ * Waits, after each full page load, until the page is hydrated (or rendered) and answers input; a remote that
+ * never answers holds that up for its two timeouts.
  */
 async function untilReady(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
-  // Parts of a page whose code loads as the visitor heads for them (laterPart in @gift/ui; until then they work as
-  // HTML): a person who has waited for the page and then uses it has moved by then, so they are hydrated too.
-  // later-parts.spec.ts follows them before then.
-  await page.evaluate(() => window.dispatchEvent(new Event('scroll')));
-  await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll('[data-later-part]')].every(
-        (part) => part.getAttribute('data-later-part-state') === 'hydrated',
-      ),
-    undefined,
-    { timeout: 30_000 },
-  );
 }
 
 /**

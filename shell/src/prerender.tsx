@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { prerender } from 'react-dom/static';
+import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import type { PageRoute } from '@gift/content';
 import { createPageSource, PageSourceContext, type LoadPage } from './app/page-source.ts';
@@ -21,13 +21,9 @@ export async function renderPage(
   const { pathname, search } = new URL(url);
   const route: PageRoute | undefined = routeFor(pathname);
   const source = createPageSource(load);
-  // Loaded before rendering, so that the page's own module does not hold up the render.
+  // Loaded before rendering: the server renders in one pass and must not meet a page still loading.
   if (route) await source.load(route);
-  // Waits for everything that suspends (a part of a page whose code the browser loads later, see laterPart in
-  // @gift/ui) and writes each part in its place: no boundary is left for a script to fill in (none may run inline),
-  // however large it is.
-  let failure: unknown;
-  const { prelude } = await prerender(
+  const html = renderToString(
     <StrictMode>
       <PageSourceContext value={source}>
         <StaticRouter location={pathname + search}>
@@ -35,16 +31,6 @@ export async function renderPage(
         </StaticRouter>
       </PageSourceContext>
     </StrictMode>,
-    {
-      progressiveChunkSize: Number.POSITIVE_INFINITY,
-      // React would render a part that throws in the browser instead, and write the error into the page: a page
-      // the server cannot render whole is an error of the build, not a page to keep.
-      onError: (error) => {
-        failure ??= error;
-      },
-    },
   );
-  const html = await new Response(prelude).text();
-  if (failure) throw failure;
   return { status: route ? 200 : 404, html };
 }

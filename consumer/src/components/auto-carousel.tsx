@@ -1,7 +1,8 @@
-import { useId, useState, type ReactNode } from 'react';
-import type { Settings } from 'react-slick';
-import { laterPart, usePrefersReducedMotion } from '@gift/ui';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import Slider, { type Settings } from 'react-slick';
+import { usePrefersReducedMotion } from '@gift/ui';
 import styles from './auto-carousel.module.css';
+import { useResponsiveSettings } from './responsive-settings.ts';
 
 /** Whether the pause checkbox the server rendered was pressed before the page's scripts ran. */
 function pressedBeforeHydration(checkboxId: string): true | null {
@@ -46,14 +47,16 @@ interface AutoCarouselProps {
   children: ReactNode;
 }
 
-/**
- * react-slick, with its code loaded after the page has hydrated: a carousel has no control of its own (the pause
- * control is outside it), so until then the slide the server rendered shows, still.
- */
-const SlickSlider = laterPart(() => import('./slick-slider.tsx'));
-
 /** A react-slick carousel that moves by itself while `playing`. */
 export function AutoCarousel({ label, settings, playing, className, children }: AutoCarouselProps) {
+  const responsive = useResponsiveSettings(settings);
+  const slider = useRef<Slider>(null);
+
+  // The autoplay prop alone cannot resume react-slick once paused; slickPlay can.
+  useEffect(() => {
+    if (playing) slider.current?.slickPlay();
+  }, [playing, responsive.settings.initialSlide]);
+
   return (
     <div
       className={[styles.carousel, className].filter(Boolean).join(' ')}
@@ -61,9 +64,10 @@ export function AutoCarousel({ label, settings, playing, className, children }: 
       aria-roledescription="carousel"
       aria-label={label}
     >
-      <SlickSlider settings={settings} playing={playing}>
+      {/* react-slick reads initialSlide only when it mounts: a breakpoint with another one remounts it. */}
+      <Slider ref={slider} key={responsive.settings.initialSlide ?? 0} {...responsive.settings} autoplay={playing}>
         {children}
-      </SlickSlider>
+      </Slider>
     </div>
   );
 }

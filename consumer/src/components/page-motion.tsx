@@ -28,8 +28,6 @@ const inputs = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
  */
 export function whenMotionNeeded(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    // Scrolled already: the part of the page that animates hydrates once the visitor heads for it (see laterPart).
-    if (window.scrollY > 0) return resolve();
     const stop = () => {
       for (const type of inputs) window.removeEventListener(type, done, true);
       // Only the page's own scrolling: a carousel or a row of chips scrolling itself is not the visitor.

@@ -1,16 +1,31 @@
 import 'slick-carousel/slick/slick.css';
-import { laterPart } from '@gift/ui';
+import { faqEntries, sections, site } from '@gift/content';
+import { Banner, Faq, Section, StoreButtons } from '@gift/ui';
+import { Connect } from '../components/connect.tsx';
+import { Features } from '../components/features.tsx';
 import { Hero } from '../components/hero.tsx';
-
-/** Everything after the hero: hydrated after it, once the page is idle or the visitor moves. */
-const BelowTheFold = laterPart(() => import('../components/below-the-fold.tsx'));
+import { Highlights } from '../components/highlights.tsx';
+import { HowItWorks } from '../components/how-it-works.tsx';
+import { PageMotion } from '../components/page-motion.tsx';
+import { Teasers } from '../components/teasers.tsx';
+import { landing } from '../content/landing.content.ts';
 
 export function LandingPage() {
   return (
-    <>
+    <PageMotion>
       <Hero />
-      <BelowTheFold />
-    </>
+      <Connect />
+      <HowItWorks />
+      <Features />
+      <Teasers />
+      <Highlights />
+      <Section id={sections.faqs} title={landing.faqTitle}>
+        <Faq items={faqEntries} />
+      </Section>
+      <Banner title={landing.closing.title} text={landing.closing.text}>
+        <StoreButtons links={site.consumerApp} centered inverse />
+      </Banner>
+    </PageMotion>
   );
 }
 

@@ -150,13 +150,7 @@ function ssrConfig(input: Record<string, string>, base: string, outDir = ssrOutD
       copyPublicDir: false,
       assetsInlineLimit: 0,
       target: 'node20',
-      // Every module in one chunk, the entries re-exporting from it: a page's part loaded later (laterPart in
-      // @gift/ui) is imported on the server from the same chunk, so it shares the one copy of every module (the
-      // router's contexts above all) with the page that the server imported under a query (see importFresh).
-      rollupOptions: {
-        input,
-        output: { entryFileNames: '[name].js', codeSplitting: { groups: [{ name: 'page-modules', test: /./ }] } },
-      },
+      rollupOptions: { input, output: { entryFileNames: '[name].js' } },
     },
   };
 }

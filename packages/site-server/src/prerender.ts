@@ -47,10 +47,7 @@ interface ShellServerBuild {
 }
 
 interface FederationManifest {
-  exposes: {
-    path: string;
-    assets: { js: { sync: string[]; async: string[] }; css: { sync: string[]; async: string[] } };
-  }[];
+  exposes: { path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[] } } }[];
 }
 
 /** Pages whose content depends on the address alone (the route table says which). */
@@ -194,12 +191,9 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const html = rendered.html.replaceAll(remoteServedAt(route.remote), base);
     const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
     const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
-    // The styles of the page's parts whose code loads later (laterPart in @gift/ui) as well: the server renders
-    // them with the page, so the first paint needs their styles.
-    const styles = [...(assets?.css.sync ?? []), ...(assets?.css.async ?? [])];
     const head = [
       metadataTags({ title: route.title, description: route.description, path }, siteUrlPlaceholder),
-      ...styles.map((css) => `<link rel="stylesheet" href="${escapeAttribute(base + css)}" />`),
+      ...(assets?.css.sync ?? []).map((css) => `<link rel="stylesheet" href="${escapeAttribute(base + css)}" />`),
       noScriptStyle,
       ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
     ];

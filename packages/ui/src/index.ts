@@ -13,4 +13,3 @@ export * from './store-buttons.tsx';
 export * from './use-reduced-motion.ts';
 export * from './use-scroll-spy.ts';
 export * from './use-hydrated.ts';
-export * from './later-part.tsx';

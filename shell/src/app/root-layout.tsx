@@ -2,7 +2,6 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { documentTitle, notFoundMetadata } from '@gift/content';
 import { ActionDataContext } from '@gift/router';
-import { whenFirstViewportHydrated } from '@gift/ui';
 import { useDocumentMetadata } from './document-metadata.ts';
 import { fieldDataView } from './field-data.ts';
 import { Footer } from './footer.tsx';
@@ -21,19 +20,14 @@ const mainId = 'main';
 
 /**
  * Tells tests and tools that the page is interactive, and when: once the page in `main` has hydrated (or rendered in
- * the browser) with the parts of it whose code loads later (laterPart in @gift/ui) that have a control in the first
- * viewport. It sits inside the page's Suspense boundary because React hydrates what is inside one in a pass of its
+ * the browser). It sits inside the page's Suspense boundary because React hydrates what is inside one in a pass of its
  * own, after the header and footer: an effect outside it ran before the page's controls were attached to React.
  */
 function InteractiveMark() {
-  useEffect(
-    () =>
-      whenFirstViewportHydrated(() => {
-        document.documentElement.dataset.ready = 'true';
-        performance.mark('hydrated');
-      }),
-    [],
-  );
+  useEffect(() => {
+    document.documentElement.dataset.ready = 'true';
+    performance.mark('hydrated');
+  }, []);
   return null;
 }
 
