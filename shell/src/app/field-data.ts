@@ -119,6 +119,9 @@ export function fieldDataView(pathname: string) {
   currentPath = pathname;
 }
 
+/** Set when collecting starts; the page being interactive starts it (loadVitalsWhenIdle). */
+let vitalsWhenIdle: (() => void) | undefined;
+
 /**
  * Starts collecting for this page: errors at once (they may come before hydration), the vitals once the page is
  * interactive and then idle. A no-op for crawlers and for a browser that asks not to be followed.
@@ -157,17 +160,14 @@ export function startFieldData() {
         on(record, { reportAllChanges: true });
       }
     });
-  const whenIdle = () => {
-    if ('requestIdleCallback' in window) requestIdleCallback(() => void loadVitals(), { timeout: 5000 });
-    else setTimeout(() => void loadVitals(), 2000);
-  };
-  // After the page is interactive (the shell sets `data-ready` then): before it, the page's own code comes first.
-  const root = document.documentElement;
-  if (root.dataset.ready === 'true') return whenIdle();
-  const interactive = new MutationObserver(() => {
-    if (root.dataset.ready !== 'true') return;
-    interactive.disconnect();
-    whenIdle();
-  });
-  interactive.observe(root, { attributes: true, attributeFilter: ['data-ready'] });
+  vitalsWhenIdle = () =>
+    'requestIdleCallback' in window
+      ? requestIdleCallback(() => void loadVitals(), { timeout: 5000 })
+      : setTimeout(() => void loadVitals(), 2000);
+}
+
+/** Loads the vitals once the page is idle, called when it is interactive: before then, the page's own code comes first. */
+export function loadVitalsWhenIdle() {
+  vitalsWhenIdle?.();
+  vitalsWhenIdle = undefined;
 }

@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { documentTitle, notFoundMetadata } from '@gift/content';
 import { ActionDataContext } from '@gift/router';
 import { useDocumentMetadata } from './document-metadata.ts';
-import { fieldDataView } from './field-data.ts';
+import { fieldDataView, loadVitalsWhenIdle } from './field-data.ts';
 import { Footer } from './footer.tsx';
 import { useHashScroll } from './hash-scroll.ts';
 import { Header } from './header.tsx';
@@ -27,6 +27,7 @@ function InteractiveMark() {
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
     performance.mark('hydrated');
+    if (import.meta.env.VITE_FIELD_DATA !== 'off') loadVitalsWhenIdle();
   }, []);
   return null;
 }
