@@ -58,9 +58,8 @@ test.describe('prerendered pages', () => {
 
       await page.goto(path);
       await expect(page.locator('html[data-ready="true"]')).toBeAttached();
-      // Nothing waited to be discovered by another script: no chain of round trips before the page answers. What a
-      // page loads after it has hydrated (the web-vitals chunk when idle, parts of a page below its first viewport)
-      // is loaded then on purpose.
+      // Nothing waited to be discovered by another script: no chain of round trips before the page answers. The
+      // web-vitals chunk is fetched after hydration, when the page is idle, on purpose (field-data.ts).
       const requested = await page.evaluate(() => {
         const hydrated = performance.getEntriesByName('hydrated')[0]!.startTime;
         return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
