@@ -37,6 +37,8 @@ export default defineConfig({
       RUM_LIMIT_PER_IP: '100000',
       PUBLIC_SITE_URL: baseURL,
       OUTBOX_INTERVAL_MS: '200',
+      // The production server (React's production build); the local-override journeys need a development role.
+      SITE_ROLE: 'development',
     },
     reuseExistingServer: false,
     timeout: 60_000,

@@ -46,14 +46,17 @@ export async function startServer(script: string, env: NodeJS.ProcessEnv, url: s
   throw new Error(`${script} did not answer at ${url} within 30 s`);
 }
 
-/** The exposed privacy page's own chunk, as the build's federation manifest names it. */
-export function privacyChunk(dist: string) {
+/** An exposed page's own chunk (`privacy-page`), as the build's federation manifest names it. */
+export function pageChunk(dist: string, page: string) {
   const federation = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as {
     exposes: { path: string; assets: { js: { sync: string[] } } }[];
   };
-  const sync = federation.exposes.find((expose) => expose.path === './privacy-page')!.assets.js.sync;
+  const sync = federation.exposes.find((expose) => expose.path === `./${page}`)!.assets.js.sync;
   return join(
     dist,
-    sync.find((file) => file.includes('privacy-page'))!,
+    sync.find((file) => file.includes(page))!,
   );
 }
+
+/** The exposed privacy page's own chunk, as the build's federation manifest names it. */
+export const privacyChunk = (dist: string) => pageChunk(dist, 'privacy-page');

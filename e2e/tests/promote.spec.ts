@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
-import { privacyChunk, releaseCommand } from '../release-commands.ts';
+import { pageChunk, privacyChunk, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -161,6 +161,44 @@ test('a build 30% heavier is refused unless --allow-heavier; the figure is print
   const allowed = await succeeds(['promote', 'legal', version, '--allow-heavier']);
   expect(allowed).toMatch(/^ {2}ok +weight: .*: \+[\d.]+% \(allowed \+10%\), heavier allowed \(--allow-heavier\)$/m);
   expect(liveLegal()).toBe(version);
+});
+
+test('a candidate that breaks another team’s page (the control route) is refused, though its own pages pass', async () => {
+  test.setTimeout(120_000);
+  // Its server build changes the React every server build renders with: the consumer's carousel needs what it broke.
+  const version = await candidate((dist) =>
+    rewrite(
+      join(dist, 'ssr', 'privacy-page.js'),
+      (code) =>
+        "import { createRequire as breakShared } from 'node:module';\n" +
+        "breakShared(import.meta.url)('react').Children.count = () => { throw new Error('legal broke React'); };\n" +
+        code,
+    ),
+  );
+  const printed = await refused(version);
+  expect(printed).toMatch(/^ {2}ok +server render: \/privacy, \/terms/m);
+  expect(printed).toMatch(/^Refused: browser (375|1280) px: \/: /m);
+});
+
+test('another team’s broken live page does not block a good candidate; the output names whose page it is', async () => {
+  test.setTimeout(180_000);
+  const consumerDist = fileURLToPath(new URL('../../consumer/dist/', import.meta.url));
+  const broken = mkdtempSync(join(tmpdir(), 'consumer-broken-'));
+  cpSync(consumerDist, broken, { recursive: true });
+  rewrite(pageChunk(broken, 'landing-page'), (code) => `throw new Error("landing page broke in the browser");${code}`);
+  const consumerVersion = /published (\S+) as a candidate/.exec(
+    await succeeds(['release', 'consumer', '--candidate', '--from', broken]),
+  )![1]!;
+  rmSync(broken, { recursive: true, force: true });
+  await succeeds(['promote', 'consumer', consumerVersion, '--force', '--reason', 'broken on purpose']);
+
+  const version = await candidate();
+  const printed = await succeeds(['promote', 'legal', version]);
+  expect(printed).toMatch(
+    /^ {2}ok +browser 375 px: \/privacy, \/terms: .*the control \/ fails with the live versions too, so consumer's live build is broken, not this candidate \(\/: .*landing page broke in the browser/m,
+  );
+  expect(liveLegal()).toBe(version);
+  await succeeds(['rollback', 'consumer']);
 });
 
 test('--force --reason skips the checks, and pnpm releases shows every verdict and who gave it', async () => {

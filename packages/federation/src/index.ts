@@ -44,3 +44,28 @@ export const remoteServedAt = (name: RemoteName) => `/remotes/${remotes[name].fo
 
 /** Folder of a build's server-side bundle (for prerendering), inside `dist` so that one folder is one deploy. */
 export const ssrOutDir = 'dist/ssr';
+
+/** The modules host and remotes share as one copy each: one React, one router, one store. */
+export const sharedSingletons = {
+  react: { singleton: true, requiredVersion: '^19.0.0' },
+  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
+  '@gift/router': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
+  zustand: { singleton: true, requiredVersion: '^5.0.0' },
+  '@gift/store': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
+};
+
+/** The package a module specifier names (`react` for `react/jsx-runtime`, `@scope/name` for `@scope/name/x`). */
+export const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * The packages a remote's server build leaves to the server that runs it (the singletons' own packages and the router
+ * @gift/router wraps; the @gift ones are bundled): the page server gives every build its own copies of these.
+ */
+export const serverSharedPackages = [
+  ...new Set([...Object.keys(sharedSingletons).map(packageOf), 'react-router']),
+].filter((name) => !name.startsWith('@gift/'));

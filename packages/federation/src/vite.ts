@@ -5,17 +5,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import type { ConfigEnv, Plugin, PluginOption, UserConfig } from 'vite';
-import { remoteEntryFile, remoteServedAt, remotes, ssrOutDir, type RemoteName } from './index.ts';
+import { remoteEntryFile, remoteServedAt, remotes, sharedSingletons, ssrOutDir, type RemoteName } from './index.ts';
 
-/** The modules host and remotes share as one copy each: one React, one router, one store. */
-export const sharedSingletons = {
-  react: { singleton: true, requiredVersion: '^19.0.0' },
-  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.0.0' },
-  'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
-  '@gift/router': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
-  zustand: { singleton: true, requiredVersion: '^5.0.0' },
-  '@gift/store': { singleton: true, version: '1.0.0', requiredVersion: '^1.0.0' },
-};
+export { sharedSingletons };
 
 /**
  * Small modules every page needs at start, in one chunk instead of one request each: the federation runtime's

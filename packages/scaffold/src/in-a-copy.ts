@@ -25,7 +25,8 @@ try {
   step('a copy of the workspace', 'git', ['clone', '--quiet', '--shared', workspace, copy], workspace);
   step('its packages, from the store', 'pnpm', ['install', '--frozen-lockfile', '--prefer-offline']);
   step('a new remote', 'pnpm', ['new', 'remote', 'gift-cards', 'The gift cards remote.']);
-  step('a page of it', 'pnpm', ['new', 'page', 'gift-cards', '/gift-cards', 'Gift cards for every occasion']);
+  // A short title, whose generated description must still pass the route table's tests.
+  step('a page of it', 'pnpm', ['new', 'page', 'gift-cards', '/gift-cards', 'Gift cards']);
   step('the lockfile took it in', 'pnpm', ['install', '--frozen-lockfile', '--prefer-offline']);
   step('lint', 'pnpm', ['lint']);
   step('typecheck', 'pnpm', ['typecheck']);
@@ -55,7 +56,7 @@ try {
         .then((response) => (response.ok ? response.text() : ''))
         .catch(() => '');
     }
-    if (!/<h1[^>]*>Gift cards for every occasion<\/h1>/.test(html)) {
+    if (!/<h1[^>]*>Gift cards<\/h1>/.test(html)) {
       throw new Error(`/gift-cards did not answer with its heading:\n${html.slice(0, 500)}`);
     }
     process.stdout.write('   ok: /gift-cards answers 200 with its h1, rendered by the server\n');

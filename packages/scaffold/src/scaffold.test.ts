@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pageRoutes, paths } from '@gift/content';
 import { remotes, shellDevPort } from '@gift/federation';
-import { newPage, newRemote, type Workspace } from './scaffold.ts';
+import { descriptionToRewrite, newPage, newRemote, type Workspace } from './scaffold.ts';
 
 const real = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -88,6 +88,23 @@ describe('pnpm new page', () => {
     expect(() => newPage(workspace, 'vendor', 'stories', 'X')).toThrow('lower-case words and hyphens after a slash');
     expect(() => newPage(workspace, 'vendor', '/Stories', 'X')).toThrow('lower-case words and hyphens after a slash');
     expect(() => newPage(workspace, 'vendor', '/stories', ' ')).toThrow('A page needs a title');
+    expect(() => newPage(workspace, 'vendor', '/stories', 'FAQ')).toThrow(
+      'A page needs a title of 4 to 80 characters, not "FAQ"',
+    );
+  });
+
+  it('gives a page with the shortest title a route the route table’s tests accept', () => {
+    const workspace = workspaceCopy();
+    newPage(workspace, 'vendor', '/jobs', 'Jobs');
+    const entry = /\{\n\s+path: paths\.jobs,[\s\S]*?\n {2}\},/.exec(
+      read(workspace, 'packages/content/src/routes.ts'),
+    )![0];
+    const title = /title: '([^']*)'/.exec(entry)![1]!;
+    const description = /description: '([^']*)'/.exec(entry)![1]!;
+    // The rules of packages/content/src/routes.test.ts ("gives every route a title and description").
+    expect(title.length).toBeGreaterThan(3);
+    expect(description.length).toBeGreaterThan(20);
+    expect(description).toBe(`Jobs. ${descriptionToRewrite}`);
   });
 
   it('writes a title with quotes as a valid string', () => {

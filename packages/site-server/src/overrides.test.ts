@@ -99,10 +99,11 @@ describe('local remote overrides (pnpm dev:remote --against)', () => {
     expect(localEntry('http://127.0.0.1:5175/remoteEntry.js')).toBe('http://127.0.0.1:5175/remoteEntry.js');
   });
 
-  it('is production under NODE_ENV=production unless SITE_ROLE says preview', () => {
+  it('is production unless SITE_ROLE says development or preview', () => {
     expect(siteRoleOf({ NODE_ENV: 'production' })).toBe('production');
     expect(siteRoleOf({ NODE_ENV: 'production', SITE_ROLE: 'preview' })).toBe('preview');
-    expect(siteRoleOf({})).toBe('development');
+    expect(siteRoleOf({})).toBe('production');
+    expect(siteRoleOf({ SITE_ROLE: 'development' })).toBe('development');
     expect(() => siteRoleOf({ SITE_ROLE: 'staging' })).toThrow('SITE_ROLE must be production, preview or development');
   });
 });

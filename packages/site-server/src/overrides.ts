@@ -29,12 +29,12 @@ export interface RemoteOverride {
   entry: string;
 }
 
-/** SITE_ROLE when set; otherwise production under NODE_ENV=production, development elsewhere. */
+/** SITE_ROLE when set, production otherwise: a server honours local overrides only when told to. */
 export function siteRoleOf(env: NodeJS.ProcessEnv): SiteRole {
   const role = env.SITE_ROLE;
   if (role === 'production' || role === 'preview' || role === 'development') return role;
   if (role) throw new Error(`SITE_ROLE must be production, preview or development, not "${role}"`);
-  return env.NODE_ENV === 'production' ? 'production' : 'development';
+  return 'production';
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);

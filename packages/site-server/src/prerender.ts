@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ComponentType } from 'react';
@@ -21,6 +20,7 @@ import {
   type RemotesManifest,
 } from '@gift/federation';
 import { earlyScriptTag, startScript } from './early-script.ts';
+import { resolveSharedModules } from './shared-modules.ts';
 
 /** The shell's server build, which renders the routes. */
 export const shellServerBuild = (root: string) => join(root, 'shell', ssrOutDir, 'prerender.js');
@@ -80,19 +80,14 @@ export function remoteFolderOnDisk(
     : undefined;
 }
 
-let sharedModulesResolved = false;
-/**
- * Lets remote server builds deployed outside this workspace import React and the router by name, resolving them to
- * the very copies the shell renders with (see shared-modules-hook.mjs). Once per process, before the first import.
- */
-function resolveSharedModules() {
-  if (sharedModulesResolved) return;
-  sharedModulesResolved = true;
-  register('./shared-modules-hook.mjs', import.meta.url);
-}
-
 /** Imports a build's module as it is on disk now, not as an earlier prerender in this process saw it. */
 const importFresh = (file: string) => import(`${pathToFileURL(file).href}?v=${statSync(file).mtimeMs}`);
+
+/**
+ * A render that failed inside a Suspense boundary leaves it to the browser; React's development build also writes the
+ * error's message and stack (with the server's paths) into the page. Visitors never see them: the log has them.
+ */
+export const withoutServerErrors = (html: string) => html.replace(/ data-(?:msg|stck|cstck)="[^"]*"/g, '');
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -188,7 +183,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     );
     const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
     // The server build names its files where a workspace build is served; a deploy may serve them elsewhere.
-    const html = rendered.html.replaceAll(remoteServedAt(route.remote), base);
+    const html = withoutServerErrors(rendered.html).replaceAll(remoteServedAt(route.remote), base);
     const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
     const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
     const head = [
@@ -222,7 +217,12 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       '<meta name="robots" content="noindex" />',
     ];
     return {
-      document: toDocument(rendered.html, head, { 'data-prerendered-route': notFoundPrerenderedRoute }, []),
+      document: toDocument(
+        withoutServerErrors(rendered.html),
+        head,
+        { 'data-prerendered-route': notFoundPrerenderedRoute },
+        [],
+      ),
       status: rendered.status,
     };
   }

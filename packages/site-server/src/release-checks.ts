@@ -172,7 +172,7 @@ async function visit(
         }
       })();
       await page.close();
-      if (failure) return { failure: `${path}: ${failure}`, scripts };
+      if (failure) return { failure: `${path}: ${failure}`, failedPath: path, scripts };
     }
     return { scripts };
   } finally {
@@ -264,6 +264,20 @@ export async function checkCandidate(
       return finished();
     }
 
+    // The live site, and its control route in Chromium before any of the candidate's code has run in this process:
+    // whether another team's page is already broken is known before the candidate could have had a hand in it.
+    const control = controlRoute(remote, subject.live);
+    const controlPath = control && examplePath(control);
+    const liveSite =
+      subject.liveVersion || controlPath ? await temporarySite(deployment, live, folder, 'live') : undefined;
+    if (liveSite) closers.push(liveSite.close);
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    closers.push(() => browser.close());
+    const controlBefore =
+      liveSite && controlPath
+        ? await Promise.all(viewports.map((viewport) => visit(browser, liveSite.url, [controlPath], viewport)))
+        : [];
+
     // 2. Server render of every route the remote owns, as the site server renders it.
     const renderer = await createPageRenderer({ root: deployment.root, remotesDir: deployment.remotesDir });
     const renderFailures: string[] = [];
@@ -294,28 +308,37 @@ export async function checkCandidate(
     );
 
     // 3. In Chromium, on a temporary site that serves the candidate; 4. the weight, against the live build's.
-    const control = controlRoute(remote, subject.live);
     const candidateSite = await temporarySite(deployment, candidate, folder, 'candidate');
     closers.push(candidateSite.close);
-    const liveSite = subject.liveVersion ? await temporarySite(deployment, live, folder, 'live') : undefined;
-    if (liveSite) closers.push(liveSite.close);
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-    closers.push(() => browser.close());
 
     const visited = [...paths, ...(control ? [examplePath(control)] : [])];
     const [liveRun, ...runs] = await Promise.all([
-      liveSite && visit(browser, liveSite.url, paths, viewports[1]),
+      liveSite && subject.liveVersion ? visit(browser, liveSite.url, paths, viewports[1]) : undefined,
       ...viewports.map((viewport) => visit(browser, candidateSite.url, visited, viewport, paths)),
     ]);
-    const controlNote = control ? `, and ${examplePath(control)} (${remotes[control.remote].folder}, control)` : '';
-    runs.forEach((run, index) =>
-      report(
-        `browser ${viewports[index]!.name}`,
-        !run!.failure,
-        run!.failure ??
-          `${paths.join(', ')}${controlNote}: hydrated, no error, no unavailable page, no sideways scroll on its routes`,
-      ),
-    );
+    const controlNote = control ? `, and ${controlPath} (${remotes[control.remote].folder}, control)` : '';
+    for (const [index, run] of runs.entries()) {
+      const viewport = viewports[index]!;
+      const passed = `${paths.join(', ')}${controlNote}: hydrated, no error, no unavailable page, no sideways scroll on its routes`;
+      if (!run!.failure) {
+        report(`browser ${viewport.name}`, true, passed);
+        continue;
+      }
+      // The control route is another team's page: when it failed with the live versions alone, it is not the
+      // candidate's doing. Reported, naming its owner, without refusing the candidate.
+      const brokenLive = run!.failedPath === controlPath ? controlBefore[index] : undefined;
+      if (brokenLive?.failure) {
+        report(
+          `browser ${viewport.name}`,
+          true,
+          `${paths.join(', ')}: hydrated, no error, no unavailable page, no sideways scroll; the control ${controlPath} ` +
+            `fails with the live versions too, so ${remotes[control!.remote].folder}'s live build is broken, not this ` +
+            `candidate (${brokenLive.failure})`,
+        );
+        continue;
+      }
+      report(`browser ${viewport.name}`, false, run!.failure);
+    }
 
     const scripts = new Set(runs.flatMap((run) => [...run!.scripts]));
     const candidateBytes = brotliBytes(deployment, remote, version, scripts);

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import Module, { createRequire, register } from 'node:module';
 import semver from 'semver';
+import { packageOf, serverSharedPackages } from '@gift/federation';
 
 /** A shared module as a build's federation manifest (`mf-manifest.json`) lists it. */
 export interface SharedModule {
@@ -49,4 +51,38 @@ export function sharedModuleConflicts(shell: SharedModule[], candidate: SharedMo
     }
   }
   return conflicts;
+}
+
+/** Node's CommonJS resolver, which `require` (also one made by `createRequire`) asks for a file. */
+type ResolveFilename = (this: unknown, request: string, ...rest: unknown[]) => string;
+const commonJs = Module as unknown as { _resolveFilename: ResolveFilename };
+
+let resolving = false;
+/**
+ * From now on, in this process, every `import` and `require` of React, React DOM, the router and zustand resolves to
+ * the copies this server (and so the shell's server build, in the same workspace) renders with, whichever file asks:
+ * a remote's server build under REMOTES_DIR, in a copied workspace, or a CommonJS dependency bundled into it. Never
+ * from NODE_PATH (pnpm's shims point it at the workspace they were installed in) nor a copy beside the build: two
+ * Reacts in one render fail with "Invalid hook call". Node 20 has no public hook for `require` (module.registerHooks
+ * came in 22.15), so the CommonJS resolver is wrapped as module-alias and tsx wrap it. Once per process.
+ */
+export function resolveSharedModules() {
+  if (resolving) return;
+  resolving = true;
+  register('./shared-modules-hook.mjs', import.meta.url, { data: { packages: serverSharedPackages } });
+  const shared = new Set(serverSharedPackages);
+  const fromHere = createRequire(import.meta.url);
+  const resolveFilename = commonJs._resolveFilename;
+  let inner = false;
+  commonJs._resolveFilename = function (request, ...rest) {
+    if (inner || request.startsWith('.') || !shared.has(packageOf(request))) {
+      return resolveFilename.call(this, request, ...rest);
+    }
+    inner = true;
+    try {
+      return fromHere.resolve(request);
+    } finally {
+      inner = false;
+    }
+  };
 }
