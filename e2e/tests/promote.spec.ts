@@ -115,6 +115,24 @@ test('a page that scrolls sideways is refused, with how far it sticks out', asyn
   expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: scrolls sideways/m);
 });
 
+test('a page that moves by itself while it loads is refused, with how much it moved', async () => {
+  test.setTimeout(120_000);
+  // A banner pushed in above the text once the page runs, as a late notice or ad would.
+  const version = await candidate((dist) =>
+    rewrite(
+      privacyChunk(dist),
+      (code) =>
+        `const late = () => { if (document.documentElement.dataset.ready !== 'true') return setTimeout(late, 50); ` +
+        `const banner = document.createElement('div'); banner.style.height = '400px'; document.body.prepend(banner); };` +
+        `late();${code}`,
+    ),
+  );
+  const printed = await refused(version);
+  expect(printed).toMatch(
+    /^Refused: browser 375 px: \/privacy: moves by itself while it loads: layout shift \d\.\d{3} \(at most 0\.1\)$/m,
+  );
+});
+
 test('a page that throws in the server render is refused', async () => {
   test.setTimeout(120_000);
   const version = await candidate((dist) =>
@@ -198,7 +216,12 @@ test('another team’s broken live page does not block a good candidate; the out
     /^ {2}ok +browser 375 px: \/privacy, \/terms: .*the control \/ fails with the live versions too, so consumer's live build is broken, not this candidate \(\/: .*landing page broke in the browser/m,
   );
   expect(liveLegal()).toBe(version);
-  await succeeds(['rollback', 'consumer']);
+  const back = await succeeds(['rollback', 'consumer']);
+  const restored = /^consumer: \S+ -> (\S+)$/m.exec(back)![1]!;
+  // The rollback is marked as one among the switches, newest first, and goes to the version live before.
+  const list = await succeeds(['releases', 'consumer']);
+  expect(list).toMatch(new RegExp(`^ {4}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC {2}rollback {2}-> ${restored} `, 'm'));
+  expect(list).toMatch(new RegExp(`^ {4}.* UTC {2}promote {3}-> ${consumerVersion} `, 'm'));
 });
 
 test('--force --reason skips the checks, and pnpm releases shows every verdict and who gave it', async () => {
@@ -227,6 +250,9 @@ test('--force --reason skips the checks, and pnpm releases shows every verdict a
   expect(list).toMatch(/^ {2}\S+ {2}refused: shared modules: react: /m);
   expect(list).toMatch(/^ {2}\S+ {2}passed \(checks [\d.]+ s; /m);
   expect(list).toMatch(/^ {2}\S+ {2}forced: first deployment /m);
+  // Without a remote: every remote, each under its name.
+  const every = await succeeds(['releases']);
+  for (const { folder } of Object.values(remotes)) expect(every).toMatch(new RegExp(`^${folder}:$`, 'm'));
   await succeeds(['rollback', 'legal']);
 });
 

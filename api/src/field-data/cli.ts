@@ -3,15 +3,19 @@ import { ratingOf, vitalNames, vitalThresholds } from '@gift/contracts/field-dat
 import { printable } from '../cli/printable.ts';
 import { readConfig } from '../config.ts';
 import { databaseName, openMigratedDatabase } from '../db/database.ts';
-import { fieldData, type FieldFigures } from './repository.ts';
+import { fieldData, fieldDataRetention, type FieldFigures, type HourFigures } from './repository.ts';
 
 const usage = `How each team's pages do for real visitors (web vitals and errors, per remote, version and route).
 
   pnpm --filter api rum [--since 24h] [--remote vendor]     views, p75 of each metric and its rating, error rate
   pnpm --filter api rum errors [--since 24h] [--remote vendor]
                                                            the most frequent errors, with the version each started in
+  pnpm --filter api rum --by hour --route /vendor [--since 24h]
+                                                           one route's trend: views, p75 of each metric, errors, per hour
 
 --since takes minutes (30m), hours (24h) or days (7d); beyond 48h the figures come from hourly roll-ups.
+The summary also splits each route's figures by the visitors' screens (phone, desktop) within the 48 hours of raw
+reports.
 Uses the same DATABASE_URL / DATA_DIR as the service.`;
 
 /** `24h`, `30m`, `7d` as milliseconds; undefined when it is none of these. */
@@ -24,9 +28,25 @@ export function durationMs(text: string): number | undefined {
 const formatValue = (name: string, value: number) =>
   name === 'CLS' ? value.toFixed(3) : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
 
+const p75Cell = (name: (typeof vitalNames)[number], value: number | undefined) =>
+  value === undefined ? '-' : `${formatValue(name, value)} ${ratingOf(name, value)}`;
+
+const errorRate = (row: { views: number; errors: number }) =>
+  row.views ? `${((row.errors / row.views) * 100).toFixed(1)} %` : row.errors ? `${row.errors} errors` : '-';
+
+/** Columns padded to their widest cell, two spaces apart. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
 /** The table the teams read: a row per remote, version and route. */
 export function figuresTable(figures: FieldFigures[]): string {
-  const header = ['remote', 'version', 'route', 'views', ...vitalNames.map((name) => `${name} p75`), 'errors/view'];
   const rows = [...figures]
     .sort(
       (a, b) =>
@@ -37,19 +57,43 @@ export function figuresTable(figures: FieldFigures[]): string {
       row.version,
       row.route,
       String(row.views),
-      ...vitalNames.map((name) => {
-        const value = row.p75[name];
-        return value === undefined ? '-' : `${formatValue(name, value)} ${ratingOf(name, value)}`;
-      }),
-      row.views ? `${((row.errors / row.views) * 100).toFixed(1)} %` : row.errors ? `${row.errors} errors` : '-',
+      ...vitalNames.map((name) => p75Cell(name, row.p75[name])),
+      errorRate(row),
     ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
+  return table(
+    ['remote', 'version', 'route', 'views', ...vitalNames.map((name) => `${name} p75`), 'errors/view'],
+    rows,
+  );
+}
+
+/** The same figures split by the visitors' screens: a row per remote, route and device, every version together. */
+export function deviceTable(figures: FieldFigures[]): string {
+  const rows = [...figures]
+    .sort(
+      (a, b) =>
+        a.remote.localeCompare(b.remote) ||
+        a.route.localeCompare(b.route) ||
+        (a.device ?? '').localeCompare(b.device ?? ''),
+    )
+    .map((row) => [
+      row.remote,
+      row.route,
+      row.device ?? '-',
+      String(row.views),
+      ...vitalNames.map((name) => p75Cell(name, row.p75[name])),
+    ]);
+  return table(['remote', 'route', 'device', 'views', ...vitalNames.map((name) => `${name} p75`)], rows);
+}
+
+/** One route's trend: a row per hour, oldest first. */
+export function hourTable(hours: HourFigures[]): string {
+  const rows = hours.map((hour) => [
+    `${hour.hour.slice(0, 13).replace('T', ' ')}:00`,
+    String(hour.views),
+    ...vitalNames.map((name) => p75Cell(name, hour.p75[name])),
+    errorRate(hour),
+  ]);
+  return table(['hour (UTC)', 'views', ...vitalNames.map((name) => `${name} p75`), 'errors/view'], rows);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -59,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
     options: {
       since: { type: 'string', default: '24h' },
       remote: { type: 'string' },
+      by: { type: 'string' },
+      route: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -70,6 +116,10 @@ async function main(argv: string[]): Promise<number> {
   const window = durationMs(values.since);
   if (window === undefined) {
     console.error(`--since takes a time such as 30m, 24h or 7d, not "${printable(values.since)}".`);
+    return 2;
+  }
+  if (values.by !== undefined && (values.by !== 'hour' || command !== 'summary' || !values.route)) {
+    console.error('--by takes "hour", with --route naming one page (--route /vendor).');
     return 2;
   }
   const since = new Date(Date.now() - window);
@@ -98,6 +148,16 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    if (values.by === 'hour') {
+      const hours = await data.hourlyTrend({ since, route: values.route!, remote });
+      if (!hours.length) {
+        console.log(`No field data for ${printable(values.route!)} since ${since.toISOString()}.`);
+        return 0;
+      }
+      console.log(`${printable(values.route!)}, an hour a row, since ${since.toISOString()}:\n`);
+      console.log(hourTable(hours));
+      return 0;
+    }
     const { figures, exact } = await data.figures({ since, remote });
     if (!figures.length) {
       console.log(`No field data since ${since.toISOString()}${values.remote ? ` for ${values.remote}` : ''}.`);
@@ -107,6 +167,14 @@ async function main(argv: string[]): Promise<number> {
       `Field data since ${since.toISOString()} (${exact ? 'every report' : 'hourly roll-ups: p75 approximate'}):\n`,
     );
     console.log(figuresTable(figures));
+    const deviceSince = exact ? since : new Date(Date.now() - fieldDataRetention.rawHours * 3_600_000);
+    const devices = await data.deviceFigures({ since: deviceSince, remote });
+    if (devices.length) {
+      console.log(
+        `\nBy the visitors' screens, every version together${exact ? '' : ' (the last 48 hours: the hourly roll-ups do not keep the split)'}:\n`,
+      );
+      console.log(deviceTable(devices));
+    }
     console.log(
       `\nRatings by web-vitals' thresholds (Good at most / Poor above): ${vitalNames
         .map(

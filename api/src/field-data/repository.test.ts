@@ -93,6 +93,41 @@ describe.each(backends)('field data on %s', (_name, open) => {
     await db.destroy();
   });
 
+  it('splits a route’s figures by phone and desktop, and gives one route’s trend an hour a row', async () => {
+    const db = await open();
+    let clock = new Date('2026-11-25T10:05:00.000Z');
+    const data = fieldData(db, () => clock);
+    const view = (viewport: 'phone' | 'desktop', lcp: number, extra: object = {}) =>
+      data.store({ ...tags, viewport, version: 'v1', view: true, entries: [{ metric: 'LCP', value: lcp }], ...extra });
+    for (const lcp of [1000, 1200, 1400, 1600]) await view('phone', lcp);
+    await view('desktop', 400);
+    await data.store({ ...tags, version: 'v1', entries: [{ error: 'Boom', count: 1 }] });
+    clock = new Date('2026-11-25T11:10:00.000Z');
+    await view('desktop', 600);
+    await data.store({ ...tags, route: '/business', remote: 'business', version: 'b1', view: true, entries: [] });
+
+    const devices = await data.deviceFigures({ since: new Date('2026-11-25T09:00:00.000Z'), remote: 'vendor' });
+    expect(devices.map(({ device, views, p75 }) => ({ device, views, p75 }))).toEqual(
+      expect.arrayContaining([
+        { device: 'phone', views: 4, p75: { LCP: 1400 } },
+        { device: 'desktop', views: 2, p75: { LCP: 600 } },
+      ]),
+    );
+    expect(devices).toHaveLength(2);
+
+    const trend = await data.hourlyTrend({ since: new Date('2026-11-25T09:00:00.000Z'), route: '/vendor' });
+    expect(trend).toEqual([
+      { hour: '2026-11-25T10:00:00.000Z', views: 5, errors: 1, p75: { LCP: 1400 } },
+      { hour: '2026-11-25T11:00:00.000Z', views: 1, errors: 0, p75: { LCP: 600 } },
+    ]);
+    // Beyond the raw reports' 48 hours the trend reads the hourly roll-ups.
+    await data.rollUp(new Date('2026-11-25T10:00:00.000Z'));
+    clock = new Date('2026-11-28T12:00:00.000Z');
+    const later = await data.hourlyTrend({ since: new Date('2026-11-25T00:00:00.000Z'), route: '/vendor' });
+    expect(later[0]).toEqual({ hour: '2026-11-25T10:00:00.000Z', views: 5, errors: 1, p75: { LCP: 1400 } });
+    await db.destroy();
+  });
+
   it('keeps raw reports 48 hours and hourly figures 90 days', async () => {
     const db = await open();
     let clock = new Date('2026-08-01T10:00:00.000Z');

@@ -20,6 +20,8 @@ export interface FieldFigures {
   remote: string;
   version: string;
   route: string;
+  /** Phone or desktop, where the figures are split by the visitors' screens. */
+  device?: string;
   views: number;
   /** Errors reported, all counted. */
   errors: number;
@@ -36,15 +38,24 @@ export interface VersionFigures {
   routes: string[];
 }
 
-const keyOf = (row: { remote: string; version: string; route: string }) =>
-  `${row.remote}\u0000${row.version}\u0000${row.route}`;
+const keyOf = (row: { remote: string; version: string; route: string; device?: string }) =>
+  `${row.remote}\u0000${row.version}\u0000${row.route}\u0000${row.device ?? ''}`;
 
-/** Views, errors and each metric's p75 per remote, version and route, from raw entries. */
+/** One hour's figures of one route: what `rum --by hour` prints. */
+export interface HourFigures {
+  hour: string;
+  views: number;
+  errors: number;
+  p75: Partial<Record<VitalName, number>>;
+}
+
+/** Views, errors and each metric's p75 per remote, version and route (and device, when entries carry one). */
 function figuresOf(
   rows: {
     remote: string;
     version: string;
     route: string;
+    device?: string;
     kind: string;
     name: string;
     value: number | null;
@@ -60,6 +71,7 @@ function figuresOf(
         remote: row.remote,
         version: row.version,
         route: row.route,
+        ...(row.device === undefined ? {} : { device: row.device }),
         views: 0,
         errors: 0,
         p75: {},
@@ -113,6 +125,10 @@ interface Entry {
   remote: string;
   version: string;
   route: string;
+  /** The visitor's screen (phone or desktop); errors are not reported with it. */
+  viewport?: string;
+  /** When it was received. */
+  at: string;
   kind: 'view' | 'metric' | 'error';
   name: string;
   value: number | null;
@@ -178,7 +194,13 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
     }
     const found: Entry[] = [];
     for (const row of await views.execute()) {
-      const tags = { remote: row.remote, version: row.version, route: row.route };
+      const tags = {
+        remote: row.remote,
+        version: row.version,
+        route: row.route,
+        viewport: row.viewport,
+        at: row.received_at,
+      };
       if (row.counted) found.push({ ...tags, kind: 'view', name: '', value: null, count: 1 });
       for (const name of vitalNames) {
         const value = row[vitalColumns[name]];
@@ -190,6 +212,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
         remote: row.remote,
         version: row.version,
         route: row.route,
+        at: row.received_at,
         kind: 'error',
         name: row.message,
         value: null,
@@ -380,6 +403,82 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       figures.routes = [...seen].sort();
       const inpP75 = percentile(inp, 0.75);
       return inpP75 === undefined ? figures : { ...figures, inpP75 };
+    },
+
+    /**
+     * Views and p75s per remote, route and device (phone or desktop) since `since`, from the raw entries: their 48
+     * hours are as far back as the split goes (the hourly figures do not keep it). Versions together.
+     */
+    async deviceFigures({ since, remote }: { since: Date; remote?: string }): Promise<FieldFigures[]> {
+      const rows = await entries({ since, remote });
+      return figuresOf(
+        rows.filter((row) => row.kind !== 'error').map((row) => ({ ...row, version: '', device: row.viewport ?? '' })),
+      );
+    },
+
+    /**
+     * One route's trend since `since`, an hour a row, oldest first: views, errors and each metric's p75, every version
+     * together. Exact from the raw entries within their 48 hours; from the hourly figures beyond (views-weighted p75s).
+     */
+    async hourlyTrend({
+      since,
+      route,
+      remote,
+    }: {
+      since: Date;
+      route: string;
+      remote?: string;
+    }): Promise<HourFigures[]> {
+      const hours = new Map<string, HourFigures & { values: Map<string, number[]> }>();
+      const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / hourMs) * hourMs).toISOString();
+      const hourRow = (hour: string) => {
+        let row = hours.get(hour);
+        if (!row) hours.set(hour, (row = { hour, views: 0, errors: 0, p75: {}, values: new Map() }));
+        return row;
+      };
+      const rawFrom = new Date(
+        Math.floor((now().getTime() - fieldDataRetention.rawHours * hourMs) / hourMs + 1) * hourMs,
+      );
+      if (since < rawFrom) {
+        let query = db
+          .selectFrom('field_hours')
+          .selectAll()
+          .where('hour', '>=', since.toISOString())
+          .where('hour', '<', rawFrom.toISOString())
+          .where('route', '=', route);
+        if (remote) query = query.where('remote', '=', remote);
+        const weighted = new Map<string, [number, number]>();
+        for (const row of await query.execute()) {
+          const hour = hourRow(row.hour);
+          if (row.kind === 'view') hour.views += row.count;
+          else if (row.kind === 'error') hour.errors += row.count;
+          else if (row.p75 !== null) {
+            const key = `${row.hour}\u0000${row.name}`;
+            const [sum, count] = weighted.get(key) ?? [0, 0];
+            weighted.set(key, [sum + row.p75 * row.count, count + row.count]);
+          }
+        }
+        for (const [key, [sum, count]] of weighted) {
+          const [hour, name] = key.split('\u0000') as [string, VitalName];
+          hourRow(hour).p75[name] = sum / count;
+        }
+      }
+      const rawSince = since < rawFrom ? rawFrom : since;
+      for (const row of await entries({ since: rawSince, remote, routes: [route] })) {
+        const hour = hourRow(hourOf(row.at));
+        if (row.kind === 'view') hour.views += row.count;
+        else if (row.kind === 'error') hour.errors += row.count;
+        else if (row.value !== null) {
+          if (!hour.values.has(row.name)) hour.values.set(row.name, []);
+          hour.values.get(row.name)!.push(row.value);
+        }
+      }
+      return [...hours.values()]
+        .sort((a, b) => a.hour.localeCompare(b.hour))
+        .map(({ values, ...hour }) => {
+          for (const [name, samples] of values) hour.p75[name as VitalName] = percentile(samples, 0.75);
+          return hour;
+        });
     },
 
     /** The most frequent errors since `since`, with the version each was first seen in. */

@@ -55,17 +55,29 @@ export function AutoCarousel({ label, settings, playing, className, children }: 
   // The autoplay prop alone cannot resume react-slick once paused; slickPlay can.
   useEffect(() => {
     if (playing) slider.current?.slickPlay();
-  }, [playing, responsive.settings.initialSlide]);
+  }, [playing, responsive.breakpoint]);
 
+  // The server lays the slider out for the smallest screens; on a wider one react-slick lays it out again once this
+  // renders with that screen's settings, in a slider of its own (the key), whose first layout comes with this mark.
+  const [laidOutFor, setLaidOutFor] = useState<number | null>();
+  const laidOut = laidOutFor === responsive.breakpoint && responsive.breakpoint !== responsive.serverBreakpoint;
   return (
     <div
       className={[styles.carousel, className].filter(Boolean).join(' ')}
+      data-laid-out={laidOut ? '' : undefined}
       role="group"
       aria-roledescription="carousel"
       aria-label={label}
     >
-      {/* react-slick reads initialSlide only when it mounts: a breakpoint with another one remounts it. */}
-      <Slider ref={slider} key={responsive.settings.initialSlide ?? 0} {...responsive.settings} autoplay={playing}>
+      {/* A slider per breakpoint: react-slick reads initialSlide only when it mounts, and its first layout (onInit, in
+          the same commit) is when the slides may show on a wider screen than the server's. */}
+      <Slider
+        ref={slider}
+        key={String(responsive.breakpoint)}
+        {...responsive.settings}
+        autoplay={playing}
+        onInit={() => setLaidOutFor(responsive.breakpoint)}
+      >
         {children}
       </Slider>
     </div>

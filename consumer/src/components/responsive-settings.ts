@@ -26,8 +26,13 @@ export function settingsForBreakpoint(settings: Settings, breakpoint: number | n
  * The prerendered HTML cannot know the width: it is laid out for the smallest screens, where a late
  * re-layout would cost the most, and wider screens adjust once the page's scripts run.
  */
-export function useResponsiveSettings(settings: Settings): { settings: Settings; breakpoint: number | null } {
+export function useResponsiveSettings(settings: Settings): {
+  settings: Settings;
+  breakpoint: number | null;
+  serverBreakpoint: number | null;
+} {
   const queries = breakpointQueries(settings);
+  const serverBreakpoint = queries[0]?.breakpoint ?? null;
   const breakpoint = useSyncExternalStore(
     (onChange) => {
       const lists = queries.map(({ query }) => window.matchMedia(query));
@@ -35,7 +40,7 @@ export function useResponsiveSettings(settings: Settings): { settings: Settings;
       return () => lists.forEach((list) => list.removeEventListener('change', onChange));
     },
     () => queries.find(({ query }) => window.matchMedia(query).matches)?.breakpoint ?? null,
-    () => queries[0]?.breakpoint ?? null,
+    () => serverBreakpoint,
   );
-  return { settings: settingsForBreakpoint(settings, breakpoint), breakpoint };
+  return { settings: settingsForBreakpoint(settings, breakpoint), breakpoint, serverBreakpoint };
 }

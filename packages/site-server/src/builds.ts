@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -101,6 +101,8 @@ export async function serveBuilds(
   if (releases) return releases;
   const local = builtRemotes(root);
   if (remotesDir) {
+    // A deploy folder where nothing is released yet: the releases will write here.
+    mkdirSync(remotesDir, { recursive: true });
     await app.register(fastifyStatic, {
       ...staticOptions,
       root: remotesDir,

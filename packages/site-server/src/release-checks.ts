@@ -50,6 +50,19 @@ export const viewports = [
   { name: '1280 px', width: 1280, height: 800 },
 ] as const;
 export const serverRenderTimeoutMs = 10_000;
+/** The most a page of the candidate may move by itself while it loads (CLS; Google's "good" is at most 0.1). */
+export const maxLayoutShift = 0.1;
+
+/** Sums, in the page, the layout shifts that no input caused (what CLS counts in a page's first seconds). */
+function recordLayoutShifts() {
+  const page = window as unknown as { layoutShift: number };
+  page.layoutShift = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+      if (!entry.hadRecentInput) page.layoutShift += entry.value;
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
 /** How much heavier a candidate's JavaScript may be than the live build's without `--allow-heavier`. */
 export const weightAllowance = 0.1;
 
@@ -132,7 +145,9 @@ async function visit(
   owned: string[] = paths,
 ) {
   const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+  await context.addInitScript(recordLayoutShifts);
   const scripts = new Set<string>();
+  let layoutShift = 0;
   try {
     for (const path of paths) {
       const page = await context.newPage();
@@ -163,6 +178,12 @@ async function visit(
           if (headings !== 1) return `has ${headings} h1 elements, not one`;
           if (!(await page.locator('h1').isVisible())) return 'its h1 is not visible';
           if (owned.includes(path)) {
+            // Measured before the scroll below, which loads and reveals parts as a visitor's scroll would.
+            const shift = await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
+            layoutShift = Math.max(layoutShift, shift);
+            if (shift > maxLayoutShift) {
+              return `moves by itself while it loads: layout shift ${shift.toFixed(3)} (at most ${maxLayoutShift})`;
+            }
             const over = await sidewaysOverflow(page);
             if (over > 0) return `scrolls sideways: the page is ${over} px wider than the screen`;
           }
@@ -172,9 +193,9 @@ async function visit(
         }
       })();
       await page.close();
-      if (failure) return { failure: `${path}: ${failure}`, failedPath: path, scripts };
+      if (failure) return { failure: `${path}: ${failure}`, failedPath: path, scripts, layoutShift };
     }
-    return { scripts };
+    return { scripts, layoutShift };
   } finally {
     await context.close();
   }
@@ -319,7 +340,9 @@ export async function checkCandidate(
     const controlNote = control ? `, and ${controlPath} (${remotes[control.remote].folder}, control)` : '';
     for (const [index, run] of runs.entries()) {
       const viewport = viewports[index]!;
-      const passed = `${paths.join(', ')}${controlNote}: hydrated, no error, no unavailable page, no sideways scroll on its routes`;
+      const passed =
+        `${paths.join(', ')}${controlNote}: hydrated, no error, no unavailable page, no sideways scroll on its routes, ` +
+        `layout shift at most ${run!.layoutShift.toFixed(3)}`;
       if (!run!.failure) {
         report(`browser ${viewport.name}`, true, passed);
         continue;

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openMigratedDatabase, type Db } from 'api';
-import { remotes } from '@gift/federation';
+import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { postgresLedger } from './release-ledger.ts';
 import { maxPreviewHours, previewPath, signPreview } from './preview.ts';
 import {
@@ -14,6 +14,7 @@ import {
   remoteNamed,
   requirePublished,
   rollback,
+  switches,
   type ReleaseSettings,
   type Switch,
 } from './release.ts';
@@ -23,9 +24,10 @@ import { siteOrigin } from './site-origin.ts';
  * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
  * REMOTES_BASE_URL):
  *   pnpm release <remote> [--candidate] [--prebuilt | --from <dir>] [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm release --all [--prebuilt] [--force --reason "<why>"]   every remote, one after the other (a rehearsal)
  *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier]
- *   pnpm rollback <remote> [version]
- *   pnpm releases <remote>
+ *   pnpm rollback <remote> [version] [--force --reason "<why>"]
+ *   pnpm releases [remote]                                every remote when none is named
  *   pnpm preview-link <remote> <version> [--hours 24]     (PREVIEW_SECRET, PUBLIC_SITE_URL)
  */
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -77,6 +79,7 @@ const options = {
   reason: { type: 'string' },
   'allow-heavier': { type: 'boolean' },
   hours: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 /** `--force` and `--reason` go together: a release that skips the checks says why. */
@@ -112,11 +115,42 @@ async function previewLink(remoteName: string | undefined, version: string | und
   );
 }
 
+/** `pnpm releases <remote>`: a heading line, then every version, oldest first, the live one starred. */
+async function printReleases(remote: RemoteName) {
+  const list = await releases(await settings(), remote);
+  console.log(`${remotes[remote].folder}:${list.length === 0 ? ' no released version' : ''}`);
+  for (const entry of list) {
+    console.log(`${entry.live ? '*' : ' '} ${entry.version}  ${entry.verdict}${entry.live ? '  (live)' : ''}`);
+  }
+  const history = (await switches(await settings(), remote)).slice(0, recentSwitches);
+  if (history.length) console.log(`  switches, newest first:`);
+  for (const change of history) {
+    const at = `${change.at.slice(0, 16).replace('T', ' ')} UTC`;
+    console.log(`    ${at}  ${change.how.padEnd(8)}  -> ${change.version}  (${change.who})`);
+  }
+}
+
+/** How many of a remote's switches `pnpm releases` lists. */
+const recentSwitches = 5;
+
 async function main(args: string[]) {
   const { values, positionals } = parseArgs({ args, options, allowPositionals: true });
   const [command, name, version] = positionals;
   const log = (line: string) => console.log(line);
   if (command === 'preview-link') return previewLink(name, version, values.hours);
+  if (command === 'releases' && name === undefined) {
+    for (const remote of remoteNames) await printReleases(remote);
+    return;
+  }
+  if (command === 'release' && values.all) {
+    if (name !== undefined) throw new ReleaseError('Name a remote or give --all, not both.');
+    if (values.candidate || values.from)
+      throw new ReleaseError('--all releases each remote\u2019s own build: no --candidate or --from.');
+    for (const remote of remoteNames) {
+      printSwitch(await release(await settings(), remote, { prebuilt: values.prebuilt, force: forced(values), log }));
+    }
+    return;
+  }
   const remote = remoteNamed(name);
   if (command === 'release') {
     if (values.prebuilt && values.from) throw new ReleaseError('Give --prebuilt or --from, not both.');
@@ -146,13 +180,9 @@ async function main(args: string[]) {
       }),
     );
   } else if (command === 'rollback') {
-    printSwitch(await rollback(await settings(), remote, version));
+    printSwitch(await rollback(await settings(), remote, version, { force: forced(values) }));
   } else if (command === 'releases') {
-    const list = await releases(await settings(), remote);
-    if (list.length === 0) console.log(`${remote} has no released version.`);
-    for (const entry of list) {
-      console.log(`${entry.live ? '*' : ' '} ${entry.version}  ${entry.verdict}${entry.live ? '  (live)' : ''}`);
-    }
+    await printReleases(remote);
   } else {
     throw new ReleaseError(`Unknown command "${command}": release, promote, rollback, releases or preview-link.`);
   }

@@ -85,3 +85,38 @@ export function verdictOf(records: ReleaseRecord[], version: string): string {
       return '';
   }
 }
+
+/**
+ * Whether a version may go live again: its latest verdict is a pass or a forced promote (or it has no verdict but was
+ * live, as versions published before the checks were), and the release watch has not taken it off since. A version
+ * refused by its checks, never checked nor live, or rolled back for its field data may not.
+ */
+export function mayGoLiveAgain(records: ReleaseRecord[], version: string): boolean {
+  const mine = records.filter((record) => record.version === version);
+  const verdict = mine.findLast((record) => ['passed', 'refused', 'forced'].includes(record.event));
+  if (verdict?.event === 'refused') return false;
+  if (!verdict && !mine.some((record) => record.event === 'live')) return false;
+  const rolledBack = mine.findLast((record) => record.event === 'rolled-back');
+  return !rolledBack || (verdict !== undefined && rolledBack.at < verdict.at);
+}
+
+/**
+ * The version a rollback goes back to: the one that was live before `live`, by the ledger's switches (the order they
+ * happened in, not the versions' names), passing over any that may not go live again. Undefined when there is none.
+ */
+export function versionLiveBefore(records: ReleaseRecord[], live: string | undefined): string | undefined {
+  const switches = records.filter((record) => record.event === 'live').map((record) => record.version);
+  const since = live === undefined ? switches.length : switches.lastIndexOf(live);
+  return switches
+    .slice(0, Math.max(since, 0))
+    .reverse()
+    .find((version) => version !== live && mayGoLiveAgain(records, version));
+}
+
+/** Every switch of a remote, newest first: when, to which version, by a promote or a rollback, and who made it. */
+export function switchesOf(records: ReleaseRecord[]) {
+  return records
+    .filter((record): record is Extract<ReleaseRecord, { event: 'live' }> => record.event === 'live')
+    .reverse()
+    .map(({ version, how, who, at }) => ({ version, how, who, at }));
+}

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { fieldData, queueRollbackWebhook, type Db, type VersionFigures } from 'api';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, watchRollback, type ReleaseSettings } from './release.ts';
-import type { ReleaseRecord } from './release-records.ts';
+import { versionLiveBefore, type ReleaseRecord } from './release-records.ts';
 
 /**
  * The release watch: for RELEASE_WATCH_MINUTES after a promote, the field data of the new version is compared with the
@@ -47,7 +47,7 @@ export function watchedRelease(records: ReleaseRecord[], now: Date, minutes: num
   if (last?.event !== 'live' || last.how !== 'promote') return undefined;
   const since = new Date(last.at);
   if (now.getTime() - since.getTime() > minutes * 60_000) return undefined;
-  const previous = switches.slice(0, -1).findLast((record) => record.version !== last.version)?.version;
+  const previous = versionLiveBefore(records, last.version);
   if (!previous) return undefined;
   return { version: last.version, previous, since };
 }

@@ -9,10 +9,15 @@ import { remotes } from '@gift/federation';
 import { postgresLedger } from './release-ledger.ts';
 import {
   ReleaseError,
+  ledgerOf,
+  liveVersion,
+  promote,
+  publishCandidate,
   release,
   releases,
   remoteNamed,
   rollback,
+  versionsOf,
   switchManifest,
   watchRollback,
   type ReleaseSettings,
@@ -75,8 +80,9 @@ describe('releasing a remote', () => {
     const back = await rollback(settings, 'vendor');
     expect(back.to).toBe(first.to);
     expect(manifestOf(settings).vendor).toBe(`https://cdn.example/remotes/vendor/${first.to}/remoteEntry.js`);
-    await expect(rollback(settings, 'vendor')).rejects.toThrow(`vendor has no version before ${first.to}`);
-    expect((await rollback(settings, 'vendor', second.to)).to).toBe(second.to);
+    // The version live before the live one is the second again: a rollback of a rollback undoes it.
+    expect((await rollback(settings, 'vendor')).to).toBe(second.to);
+    expect((await rollback(settings, 'vendor', first.to)).to).toBe(first.to);
     await expect(rollback(settings, 'vendor', '2020')).rejects.toThrow('vendor has no version 2020. Its versions:');
   });
 
@@ -190,6 +196,101 @@ describe.skipIf(!postgres)('releasing with PostgreSQL', () => {
       expect(existsSync(settings.manifestFile)).toBe(false);
     } finally {
       await db.destroy();
+    }
+  });
+});
+
+/** The rollback rules, with the manifest file and with PostgreSQL: the same ledger interface, the same answers. */
+type OpenLedger = () => Promise<{ settings: ReturnType<typeof workspace>; close: () => Promise<void> }>;
+const ledgers: [string, OpenLedger][] = [
+  ['the manifest file', async () => ({ settings: workspace(), close: async () => {} })],
+  ...(postgres
+    ? ([
+        [
+          'PostgreSQL',
+          async () => {
+            const db = await openMigratedDatabase({
+              databaseUrl: await postgresDatabaseUrl(postgres.url),
+              dataDir: '',
+            });
+            return { settings: { ...workspace(), ledger: postgresLedger(db) }, close: () => db.destroy() };
+          },
+        ],
+      ] satisfies [string, OpenLedger][])
+    : []),
+];
+
+describe.each(ledgers)('a rollback, with %s', (_name, open) => {
+  /** A candidate of vendor (built with `text`) that its checks refused, as `pnpm promote` records a refusal. */
+  const refusedCandidate = async (settings: ReturnType<typeof workspace>, text: string) => {
+    settings.build(text);
+    const version = await publishCandidate(settings, 'vendor', { prebuilt: true });
+    await ledgerOf(settings).record('vendor', version, {
+      event: 'refused',
+      why: 'browser 375 px: /vendor: console error: Error: vendor boom on mount',
+    });
+    return version;
+  };
+
+  it('goes back to the version live before, never to a refused one published between them', async () => {
+    const { settings, close } = await open();
+    try {
+      const good = await release(settings, 'vendor', unchecked);
+      const broken = await refusedCandidate(settings, 'broken');
+      settings.build('better');
+      const better = await release(settings, 'vendor', unchecked);
+      expect(await versionsOf(settings, 'vendor')).toEqual([good.to, broken, better.to]);
+
+      const back = await rollback(settings, 'vendor');
+      expect(back).toMatchObject({ from: better.to, to: good.to });
+      // Named, a refused version needs --force --reason, which is recorded.
+      await expect(rollback(settings, 'vendor', broken)).rejects.toThrow(
+        `vendor ${broken} may not go live: refused: browser 375 px`,
+      );
+      expect(await liveVersion(settings, 'vendor')).toBe(good.to);
+      expect((await rollback(settings, 'vendor', broken, { force: { reason: 'hotfix test' } })).to).toBe(broken);
+      expect((await releases(settings, 'vendor')).find((entry) => entry.version === broken)).toMatchObject({
+        live: true,
+        verdict: expect.stringMatching(/^forced: hotfix test/),
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it('goes back from a candidate published before the live version and promoted after it', async () => {
+    const { settings, close } = await open();
+    try {
+      const first = await release(settings, 'vendor', unchecked);
+      settings.build('earlier candidate');
+      const earlier = await publishCandidate(settings, 'vendor', { prebuilt: true });
+      settings.build('later');
+      const later = await release(settings, 'vendor', unchecked);
+      await promote(settings, 'vendor', earlier, { force: { reason: 'unit test' } });
+      expect(await liveVersion(settings, 'vendor')).toBe(earlier);
+
+      expect(await rollback(settings, 'vendor')).toMatchObject({ from: earlier, to: later.to });
+      expect(await rollback(settings, 'vendor')).toMatchObject({ from: later.to, to: earlier });
+      expect(first.to < earlier && earlier < later.to).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('passes over a version the release watch rolled back, and says so when nothing is left', async () => {
+    const { settings, close } = await open();
+    try {
+      const first = await release(settings, 'vendor', unchecked);
+      await expect(rollback(settings, 'vendor')).rejects.toThrow(
+        `vendor has no version that was live before ${first.to} and may go live again`,
+      );
+      settings.build('second');
+      const second = await release(settings, 'vendor', unchecked);
+      await watchRollback(settings, 'vendor', { from: second.to, to: first.to, why: 'error rate 9.0%' });
+      expect(await liveVersion(settings, 'vendor')).toBe(first.to);
+      await expect(rollback(settings, 'vendor')).rejects.toThrow('may go live again');
+    } finally {
+      await close();
     }
   });
 });

@@ -6,7 +6,7 @@ import lockfile from 'proper-lockfile';
 import { remoteEntryFile, remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { checkCandidate, type CheckReport } from './release-checks.ts';
 import { fileLedger, ReleaseError, type ReleaseLedger } from './release-ledger.ts';
-import { verdictOf, type ReleaseEvent } from './release-records.ts';
+import { mayGoLiveAgain, switchesOf, verdictOf, versionLiveBefore, type ReleaseEvent } from './release-records.ts';
 
 export { ReleaseError, readManifestFile, switchManifest } from './release-ledger.ts';
 
@@ -337,18 +337,41 @@ export async function release(
   );
 }
 
-/** `pnpm rollback <remote> [version]`: switches the manifest back, by default to the version before the live one. */
-export async function rollback(settings: ReleaseSettings, remote: RemoteName, version?: string) {
+/**
+ * `pnpm rollback <remote> [version]`: switches back to the version that was live before the live one (by the ledger's
+ * switches, passing over refused, unchecked and watch-rolled-back versions), or to the one named, which must have
+ * passed its checks or come with `--force --reason`.
+ */
+export async function rollback(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version?: string,
+  options: { force?: { reason: string } } = {},
+) {
   return oneReleaseAtATime(settings, remote, async () => {
-    const versions =
-      version === undefined ? await versionsOf(settings, remote) : await requirePublished(settings, remote, version);
-    const live = await liveVersion(settings, remote);
-    const target = version ?? (live ? versions[versions.indexOf(live) - 1] : versions.at(-1));
-    if (!target) throw new ReleaseError(`${remote} has no version before ${live ?? 'the live one'} to go back to.`);
-    const change = await switchTo(settings, remote, target, [
+    const ledger = ledgerOf(settings);
+    if (version !== undefined) await requirePublished(settings, remote, version);
+    const [live, records] = [await ledger.liveVersion(remote), await ledger.records(remote)];
+    const target = version ?? versionLiveBefore(records, live);
+    if (!target) {
+      throw new ReleaseError(
+        `${remote} has no version that was live before ${live ?? 'now'} and may go live again ` +
+          `(refused, unchecked and rolled-back versions are passed over): name one with --force --reason.`,
+      );
+    }
+    if (!options.force && !mayGoLiveAgain(records, target)) {
+      throw new ReleaseError(
+        `${remote} ${target} may not go live: ${verdictOf(records, target)}. ` +
+          `Give --force --reason "<why>" to switch to it anyway.`,
+      );
+    }
+    const events: { version: string; event: ReleaseEvent }[] = [
+      ...(options.force
+        ? [{ version: target, event: { event: 'forced', reason: options.force.reason } as const }]
+        : []),
       { version: target, event: { event: 'live', how: 'rollback' } },
-    ]);
-    return change!;
+    ];
+    return (await switchTo(settings, remote, target, events))!;
   });
 }
 
@@ -387,4 +410,9 @@ export async function releases(settings: ReleaseSettings, remote: RemoteName) {
     live: version === live,
     verdict: verdictOf(records, version),
   }));
+}
+
+/** `pnpm releases <remote>`, its second part: the switches, newest first, each a promote or a rollback. */
+export async function switches(settings: ReleaseSettings, remote: RemoteName) {
+  return switchesOf(await ledgerOf(settings).records(remote));
 }
