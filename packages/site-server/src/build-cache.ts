@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { remotes, type RemoteName } from '@gift/federation';
+import { isVersionName } from './versions.ts';
 
 /** The files of a build that a site server renders with: its federation manifest and its server bundles. */
 export const isServerFile = (path: string) =>
@@ -35,6 +36,9 @@ export interface BuildCacheOptions {
   timeoutMs?: number;
 }
 
+/** The folders a download is written to before it is whole, and renamed into place. */
+const incomingPrefix = '.incoming-';
+
 const folderSize = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -50,13 +54,16 @@ export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: 
   mkdirSync(dir, { recursive: true });
   // What is on disk from an earlier run, by when it was last used (its folder's time, which `touch` sets).
   const versions = new Map<string, { used: number; bytes: number }>();
-  for (const remote of readdirSync(dir, { withFileTypes: true })) {
-    if (!remote.isDirectory()) continue;
-    for (const version of readdirSync(join(dir, remote.name), { withFileTypes: true })) {
-      const path = join(dir, remote.name, version.name);
-      if (version.name.startsWith('.')) rmSync(path, { recursive: true, force: true });
-      else if (version.isDirectory())
-        versions.set(`${remote.name}/${version.name}`, { used: statSync(path).mtimeMs, bytes: folderSize(path) });
+  // Only what this cache writes is read or removed: a remote's folder, its versions' folders, and its own unfinished
+  // downloads (`.incoming-*`, left by a server that stopped mid-fetch). Anything else in the folder is left alone.
+  for (const folder of Object.values(remotes).map((remote) => remote.folder)) {
+    if (!existsSync(join(dir, folder))) continue;
+    for (const version of readdirSync(join(dir, folder), { withFileTypes: true })) {
+      const path = join(dir, folder, version.name);
+      if (!version.isDirectory() || version.isSymbolicLink()) continue;
+      if (version.name.startsWith(incomingPrefix)) rmSync(path, { recursive: true, force: true });
+      else if (isVersionName(version.name))
+        versions.set(`${folder}/${version.name}`, { used: statSync(path).mtimeMs, bytes: folderSize(path) });
     }
   }
   const fetching = new Map<string, Promise<void>>();
@@ -71,7 +78,7 @@ export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: 
   async function download(key: string, files: Record<string, string>) {
     const wanted = Object.entries(files).filter(([path]) => isServerFile(path));
     if (!wanted.some(([path]) => path === 'mf-manifest.json')) throw new RefusedBuild('mf-manifest.json', 'not listed');
-    const incoming = join(dir, dirname(key), `.incoming-${process.pid}-${Date.now()}`);
+    const incoming = join(dir, dirname(key), `${incomingPrefix}${process.pid}-${Date.now()}`);
     let bytes = 0;
     try {
       for (const [path, hash] of wanted) {
@@ -126,6 +133,8 @@ export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: 
      * `RefusedBuild` naming the file otherwise. `live`: every version to keep whatever the size (`folder/version`).
      */
     async ensure(remote: RemoteName, version: string, files: () => Promise<Record<string, string>>, live: string[]) {
+      // A version comes from the database: it becomes a folder's name only when it is a version's name, never a path.
+      if (!isVersionName(version)) throw new RefusedBuild(version.slice(0, 100), 'is not a version name');
       const key = `${remotes[remote].folder}/${version}`;
       if (!versions.has(key) || !existsSync(join(dir, key))) {
         let pending = fetching.get(key);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -67,15 +67,35 @@ function keptManifestOf(built: ReturnType<typeof builtRemotes>): () => RemotesMa
 /** The manifest of the remotes built in this workspace. */
 export const localManifest = (root: string) => manifestOf(builtRemotes(root));
 
-/** Build outputs that are never served: the server-side bundles used for prerendering. */
-const notServed = (pathName: string) => !/(^|\/)ssr\//.test(pathName);
+const realRoots = new Map<string, string>();
+/**
+ * Whether a build's file is served: never the server-side bundles used for prerendering, and never through a symbolic
+ * link (in the file's path below the folder served, or as its Brotli copy): a link in a published build could
+ * otherwise serve any file of this machine. Builds are refused with links when published; this covers older ones.
+ */
+function isServed(pathName: string, root: string | undefined) {
+  if (/(^|\/)ssr\//.test(pathName)) return false;
+  if (root === undefined) return true;
+  if (!realRoots.has(root)) realRoots.set(root, existsSync(root) ? realpathSync(root) : root);
+  const file = join(root, pathName);
+  for (const candidate of [file, `${file}.br`]) {
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue; // not there: a 404, or no Brotli copy
+    }
+    if (real !== join(realRoots.get(root)!, pathName) + candidate.slice(file.length)) return false;
+  }
+  return true;
+}
 
 /** How build files are served, here and by the remotes' static host: cache headers, no server bundles, Brotli. */
 export const staticOptions = {
   index: false,
   cacheControl: false,
   setHeaders: setCacheHeaders,
-  allowedPath: notServed,
+  allowedPath: isServed,
   // The builds write a Brotli copy of each text file (`file.js.br`); it is sent as is.
   preCompressed: true,
 } as const;

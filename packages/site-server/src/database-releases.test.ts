@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -144,6 +144,40 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
       expect.stringContaining('ssr/vendor-page.js'),
     );
     // The version before goes live again: the server is whole again.
+    await ledger.switchTo('vendor', before!, [{ version: before!, event: { event: 'live', how: 'rollback' } }]);
+    await until(() => following.status().ok);
+  });
+
+  it('ignores and logs a row whose version is a path, writing nothing outside its cache', async () => {
+    const { following, cacheDir } = follow();
+    await following.ready();
+    const before = following.status().live.vendor;
+    const outside = mkdtempSync(join(tmpdir(), 'escape-target-'));
+    const escape = `../../../../../../..${outside}/escape`;
+    // A row written by hand (or by someone with the database's password), not by pnpm release.
+    await db
+      .insertInto('site_releases')
+      .values({
+        remote: 'vendor',
+        version: escape,
+        entry: `${server.url}vendor/${escape}/remoteEntry.js`,
+        files: JSON.stringify({ 'mf-manifest.json': 'x' }),
+        verdict: null,
+        published_by: 'someone',
+        published_at: new Date().toISOString(),
+        live: false,
+        switched_at: null,
+      })
+      .execute();
+    await ledger.switchTo('vendor', escape, [{ version: escape, event: { event: 'live', how: 'promote' } }]);
+    await until(() => following.status().behind !== undefined);
+    expect(following.status()).toMatchObject({ ok: false, live: { vendor: before } });
+    expect(log.error).toHaveBeenCalledWith(
+      expect.objectContaining({ remote: 'vendor', version: escape }),
+      expect.stringContaining('is not a version name'),
+    );
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(join(cacheDir, 'vendor')).every((name) => !name.includes('escape'))).toBe(true);
     await ledger.switchTo('vendor', before!, [{ version: before!, event: { event: 'live', how: 'rollback' } }]);
     await until(() => following.status().ok);
   });

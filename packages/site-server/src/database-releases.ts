@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { RefusedBuild, type BuildCache } from './build-cache.ts';
+import { isVersionName } from './versions.ts';
 import type { ManifestStatus } from './manifest-source.ts';
 import { releasesChannel } from './release-ledger.ts';
 
@@ -91,6 +92,8 @@ export function databaseReleases({
         continue;
       }
       try {
+        // A version becomes a folder's name and a URL's part: a row that holds anything else is refused.
+        if (!isVersionName(row.version)) throw new RefusedBuild(row.version.slice(0, 100), 'is not a version name');
         await cache?.ensure(remote, row.version, recordedFiles(connection, remote, row.version), [
           ...keep,
           ...served(),

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -84,6 +94,23 @@ describe('releasing a remote', () => {
     expect((await rollback(settings, 'vendor')).to).toBe(second.to);
     expect((await rollback(settings, 'vendor', first.to)).to).toBe(first.to);
     await expect(rollback(settings, 'vendor', '2020')).rejects.toThrow('vendor has no version 2020. Its versions:');
+  });
+
+  it('refuses to publish a build with a symbolic link or a special file, naming it, and publishes nothing', async () => {
+    const settings = workspace();
+    const build = mkdtempSync(join(tmpdir(), 'linked-build-'));
+    writeFileSync(join(build, 'remoteEntry.js'), 'export const copy = "linked";');
+    symlinkSync('/etc/passwd', join(build, 'passwd.txt'));
+    await expect(release(settings, 'vendor', { ...unchecked, prebuilt: false, from: build })).rejects.toThrow(
+      '"passwd.txt" is a symbolic link; a build holds plain files and folders only. Nothing was published.',
+    );
+    rmSync(join(build, 'passwd.txt'));
+    execFileSync('mkfifo', [join(build, 'pipe')]);
+    await expect(release(settings, 'vendor', { ...unchecked, prebuilt: false, from: build })).rejects.toThrow(
+      '"pipe" is not a plain file or folder',
+    );
+    expect(existsSync(join(settings.remotesDir, 'vendor'))).toBe(true);
+    expect(readdirSync(join(settings.remotesDir, 'vendor')).filter((name) => !name.startsWith('.'))).toEqual([]);
   });
 
   it('names the remotes when one is unknown', () => {

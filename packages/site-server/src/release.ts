@@ -119,6 +119,29 @@ export interface PublishOptions {
 }
 
 /**
+ * Refuses a build that holds anything but plain files and folders, naming the first other thing: a symbolic link would
+ * publish whatever it points at (any file of the machine, served at the version's address), and a special file cannot
+ * be published at all. Names with control characters or backslashes are refused too.
+ */
+export function requirePlainBuild(dir: string, shownAs: string) {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = relative(dir, join(entry.parentPath, entry.name));
+    const why = entry.isSymbolicLink()
+      ? 'is a symbolic link'
+      : !entry.isFile() && !entry.isDirectory()
+        ? 'is not a plain file or folder'
+        : /[\u0000-\u001f\u007f\\]/.test(path)
+          ? 'has a control character or a backslash in its name'
+          : undefined;
+    if (why) {
+      throw new ReleaseError(
+        `${shownAs}: ${JSON.stringify(path)} ${why}; a build holds plain files and folders only. Nothing was published.`,
+      );
+    }
+  }
+}
+
+/**
  * Publishes a new version of a remote: built afresh (or copied from its `dist` or another folder) into a hidden
  * folder, then renamed into place in one step, and recorded. A version folder is never written again; one that
  * exists is refused.
@@ -139,9 +162,11 @@ export async function publishBuild(
           `${relative(settings.root, copyFrom) || copyFrom} holds no build (no ${remoteEntryFile}): run its build first.`,
         );
       }
+      requirePlainBuild(copyFrom, relative(settings.root, copyFrom) || copyFrom);
       cpSync(copyFrom, incoming, { recursive: true });
     } else {
       buildRemote(settings.root, remote, incoming);
+      requirePlainBuild(incoming, `the build of ${remotes[remote].folder}`);
     }
     const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '.').replace('Z', '');
     const fingerprint = createHash('sha256')

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -46,6 +46,35 @@ describe('site server', () => {
     expect((await app.inject({ url: '/Share-Location/AbC_123' })).headers.location).toBe('/share-location/AbC_123');
     expect((await app.inject({ url: '/privacy/' })).statusCode).toBe(200);
     expect((await app.inject({ url: '/PRIVACY-policy' })).statusCode).toBe(404);
+  });
+
+  it('never serves a deployed build’s file through a symbolic link, even one published before links were refused', async () => {
+    const deployed = mkdtempSync(join(tmpdir(), 'site-links-'));
+    const secret = join(deployed, 'secret.txt');
+    writeFile(secret, 'root:x:0:0');
+    writeFile(join(deployed, 'vendor/v1/remoteEntry.js'), 'export const vendor = 1;');
+    writeFile(join(deployed, 'vendor/v1/assets/page.js'), 'export default 1;');
+    symlinkSync(secret, join(deployed, 'vendor/v1/passwd.txt'));
+    symlinkSync(join(deployed), join(deployed, 'vendor/v1/up'));
+    symlinkSync(secret, join(deployed, 'vendor/v1/assets/page.js.br'));
+    const server = await createSiteServer({ root, remotesDir: deployed });
+    try {
+      expect((await server.inject({ url: '/remotes/vendor/v1/remoteEntry.js' })).statusCode).toBe(200);
+      for (const url of ['/remotes/vendor/v1/passwd.txt', '/remotes/vendor/v1/up/secret.txt']) {
+        const response = await server.inject({ url });
+        expect(response.statusCode, url).not.toBe(200);
+        expect(response.body, url).not.toContain('root:x');
+      }
+      // A Brotli copy that is a link is not sent in place of the file.
+      const page = await server.inject({
+        url: '/remotes/vendor/v1/assets/page.js',
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(page.body).not.toContain('root:x');
+    } finally {
+      await server.close();
+      rmSync(deployed, { recursive: true, force: true });
+    }
   });
 
   it('allows geolocation on share links only', async () => {
