@@ -6,3 +6,4 @@ export { formOutcomeCookies, type FormOutcomeCookies } from './http/form-posts.t
 export { closeOnSignal } from './shutdown.ts';
 export { fieldData, type VersionFigures } from './field-data/repository.ts';
 export { queueRollbackWebhook } from './webhooks/queue.ts';
+export { printable } from './cli/printable.ts';

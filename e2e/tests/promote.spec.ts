@@ -256,6 +256,36 @@ test('--force --reason skips the checks, and pnpm releases shows every verdict a
   await succeeds(['rollback', 'legal']);
 });
 
+test('escape codes in a page’s console or a reason are printed as visible text; the records keep them as given', async () => {
+  test.setTimeout(120_000);
+  const escape = '\u001b[2J\u001b]0;owned\u0007';
+  const noisy = await candidate((dist) =>
+    rewrite(
+      privacyChunk(dist),
+      (code) => `console.error(${JSON.stringify(`${escape} boom\n* fake passed (live)`)});${code}`,
+    ),
+  );
+  const refusedPrinted = await refused(noisy);
+  expect(refusedPrinted).toContain('\\u{1b}[2J\\u{1b}]0;owned\\u{7} boom');
+  expect(refusedPrinted).not.toContain('\u001b');
+  expect(refusedPrinted).not.toMatch(/^\* fake/m);
+
+  const forcedVersion = await candidate();
+  const reason = `due today${escape}\n* 20990101.000000.000-ffffffff  passed (live)`;
+  await succeeds(['promote', 'legal', forcedVersion, '--force', '--reason', reason]);
+  const list = await succeeds(['releases', 'legal']);
+  expect(list).not.toContain('\u001b');
+  expect(list).not.toMatch(/^\* 20990101/m);
+  expect(list).toContain('due today\\u{1b}[2J');
+  const records = readFileSync(env.REMOTES_MANIFEST!.replace(/\.json$/, '.releases.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { reason?: string; why?: string });
+  expect(records.some((record) => record.reason === reason.trim())).toBe(true);
+  expect(records.some((record) => record.why?.includes(escape))).toBe(true);
+  await succeeds(['rollback', 'legal']);
+});
+
 test('promotes at once: two of one remote take turns, another remote’s is checked beside them; all switch', async () => {
   test.setTimeout(240_000);
   const [first, second] = [await candidate(), await candidate()];

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { printable } from 'api';
 import { examplePath, pageRoutes, routesOf, type PageRoute } from '@gift/content';
 import { remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { chromiumArgs, chromiumPath } from './chromium.ts';
@@ -239,7 +240,8 @@ export async function checkCandidate(
   const results: CheckResult[] = [];
   const report = (check: string, ok: boolean, detail: string) => {
     results.push({ check, ok, detail });
-    log(`  ${ok ? 'ok  ' : 'FAIL'} ${check}: ${detail}`);
+    // The detail may quote a page's console: shown with its control characters and escape sequences made visible.
+    log(`  ${ok ? 'ok  ' : 'FAIL'} ${check}: ${printable(detail)}`);
   };
   const folder = mkdtempSync(join(tmpdir(), 'release-checks-'));
   const routes = routesOf(remote);

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openMigratedDatabase, type Db } from 'api';
+import { openMigratedDatabase, printable, type Db } from 'api';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { postgresLedger } from './release-ledger.ts';
 import { maxPreviewHours, previewPath, signPreview } from './preview.ts';
@@ -63,7 +63,7 @@ async function settings(): Promise<ReleaseSettings> {
 }
 
 function printSwitch(change: Switch) {
-  console.log(`${change.remote}: ${change.from ?? '(none)'} -> ${change.to}`);
+  console.log(`${change.remote}: ${printable(change.from ?? '(none)')} -> ${printable(change.to)}`);
   console.log(`  manifest: ${change.entry}`);
   console.log(`  ${change.changes}`);
   if (change.missing.length) {
@@ -120,13 +120,15 @@ async function printReleases(remote: RemoteName) {
   const list = await releases(await settings(), remote);
   console.log(`${remotes[remote].folder}:${list.length === 0 ? ' no released version' : ''}`);
   for (const entry of list) {
-    console.log(`${entry.live ? '*' : ' '} ${entry.version}  ${entry.verdict}${entry.live ? '  (live)' : ''}`);
+    // A verdict quotes reasons and a page's console as they were given: shown on one line, escape codes made visible.
+    const verdict = printable(entry.verdict);
+    console.log(`${entry.live ? '*' : ' '} ${printable(entry.version)}  ${verdict}${entry.live ? '  (live)' : ''}`);
   }
   const history = (await switches(await settings(), remote)).slice(0, recentSwitches);
   if (history.length) console.log(`  switches, newest first:`);
   for (const change of history) {
     const at = `${change.at.slice(0, 16).replace('T', ' ')} UTC`;
-    console.log(`    ${at}  ${change.how.padEnd(8)}  -> ${change.version}  (${change.who})`);
+    console.log(`    ${at}  ${change.how.padEnd(8)}  -> ${printable(change.version)}  (${printable(change.who)})`);
   }
 }
 
@@ -194,7 +196,7 @@ try {
   if (!(error instanceof ReleaseError) && (error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     throw error;
   }
-  console.error(error instanceof Error ? error.message : error);
+  console.error(printable(error instanceof Error ? error.message : String(error), { multiline: true }));
   process.exitCode = 1;
 } finally {
   await db?.destroy();

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { printable } from 'api';
 import { remoteEntryFile, remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { checkCandidate, type CheckReport } from './release-checks.ts';
 import { fileLedger, ReleaseError, type ReleaseLedger } from './release-ledger.ts';
@@ -275,7 +276,7 @@ export class RefusedRelease extends ReleaseError {
     live: string | undefined,
   ) {
     super(
-      `Refused: ${report.failure}\n${remotes[remote].folder} ${version} did not go live; the manifest is as it was` +
+      `Refused: ${printable(report.failure ?? '')}\n${remotes[remote].folder} ${version} did not go live; the manifest is as it was` +
         `${live ? ` (${live} is still live)` : ''}. To release it anyway: --force --reason "<why>".`,
     );
   }
@@ -291,7 +292,7 @@ async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, vers
   let report: CheckReport | undefined;
   if (force) {
     await ledger.record(remote, version, { event: 'forced', reason: force.reason });
-    log(`Checks skipped (--force): ${force.reason}`);
+    log(`Checks skipped (--force): ${printable(force.reason)}`);
   } else {
     log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
     report = await checkCandidate(
