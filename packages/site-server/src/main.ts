@@ -70,6 +70,7 @@ const app = await createSiteServer({
   siteHosts: process.env.SITE_HOSTS ? [...defaultSiteHosts, ...list(process.env.SITE_HOSTS)] : undefined,
   previewSecret: process.env.PREVIEW_SECRET || undefined,
   siteRole: siteRoleOf(process.env),
+  healthToken: process.env.HEALTH_TOKEN || undefined,
 });
 
 /** A whole number of minutes, 0 or more, or the default; anything else stops the server with a clear message. */

@@ -108,4 +108,27 @@ describe('a release manifest that turns bad', () => {
     expect(health.json()).toEqual({ status: 'degraded', manifest: 'the manifest is not valid JSON', live: {} });
     await server.close();
   });
+
+  it('tells anyone whether it is ok; the versions and reasons only to this machine or with the health token', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'manifest-health-'));
+    writeFile(join(fresh, 'shell/dist/index.html'), '<!doctype html><html><head></head><body></body></html>');
+    writeFileSync(join(fresh, 'remotes.json'), '{"legal":');
+    const server = await createSiteServer({
+      root: fresh,
+      manifestFile: join(fresh, 'remotes.json'),
+      healthToken: 'health-token-for-the-balancer',
+    });
+    const from = (remoteAddress: string, authorization?: string) =>
+      server.inject({ url: '/healthz', remoteAddress, headers: authorization ? { authorization } : {} });
+    const outside = await from('203.0.113.9');
+    expect(outside.statusCode).toBe(503);
+    expect(outside.json()).toEqual({ status: 'degraded' });
+    expect((await from('203.0.113.9', 'Bearer not-the-token')).json()).toEqual({ status: 'degraded' });
+    expect((await from('203.0.113.9', 'Bearer health-token-for-the-balancer')).json()).toMatchObject({
+      manifest: 'the manifest is not valid JSON',
+      live: {},
+    });
+    expect((await from('::1')).json()).toMatchObject({ manifest: 'the manifest is not valid JSON' });
+    await server.close();
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, {
@@ -74,6 +75,17 @@ export interface SiteServerOptions {
    * them. Production when not given.
    */
   siteRole?: SiteRole;
+  /** HEALTH_TOKEN: `Authorization: Bearer <token>` on /healthz shows the versions and reasons beyond this machine. */
+  healthToken?: string;
+}
+
+const isLoopback = (address: string) => /^(127\.|::1$|::ffff:127\.)/.test(address);
+
+/** Whether an `Authorization: Bearer` header carries `token`, compared in constant time. */
+function bearerMatches(header: string | undefined, token: string | undefined) {
+  if (!token || !header?.startsWith('Bearer ')) return false;
+  const given = createHash('sha256').update(header.slice(7)).digest();
+  return timingSafeEqual(given, createHash('sha256').update(token).digest());
 }
 
 /** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest, the API. */
@@ -108,21 +120,22 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   const manifest = await serveBuilds(app, { ...options, releases: options.releases?.(app.log) });
   const readManifest = manifest.read;
   // For a balancer: 200 while pages are composed from a good manifest (the file's own, or the last good one while
-  // the file is unusable: "degraded", with the reason); 503 when no good manifest was ever read. It names the version
-  // of each remote served here and, following a database, how long ago it last heard from it.
-  app.get('/healthz', async (_request, reply) => {
+  // the file is unusable: "degraded"); 503 when no good manifest was ever read; following a database, how long ago it
+  // last heard from it. Which versions are served and why it is degraded are for operators: on this machine, or with
+  // the HEALTH_TOKEN (a release's watch window, and raw error text, are nobody else's business).
+  app.get('/healthz', async (request, reply) => {
     const served = await readManifest();
     const { ok, problem, hasManifest, live, lastHeardMs, ...more } = manifest.status();
+    const summary = { status: ok ? 'ok' : 'degraded', ...(lastHeardMs === undefined ? {} : { lastHeardMs }) };
+    const detailed = isLoopback(request.ip) || bearerMatches(request.headers.authorization, options.healthToken);
     return reply
       .code(hasManifest ? 200 : 503)
       .header('Cache-Control', 'no-store')
-      .send({
-        status: ok ? 'ok' : 'degraded',
-        ...(problem ? { manifest: problem } : {}),
-        live: live ?? liveVersionsOf(served),
-        ...(lastHeardMs === undefined ? {} : { lastHeardMs }),
-        ...more,
-      });
+      .send(
+        detailed
+          ? { ...summary, ...(problem ? { manifest: problem } : {}), live: live ?? liveVersionsOf(served), ...more }
+          : summary,
+      );
   });
   const previews = registerPreviews(app, {
     secret: options.previewSecret,
