@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
+import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { remotes, type RemoteName } from '@gift/federation';
@@ -32,9 +42,18 @@ export interface BuildCacheOptions {
   /** REMOTES_CACHE_MB, in bytes: least recently used versions leave beyond it, never a live one. */
   maxBytes: number;
   log: FastifyBaseLogger;
-  /** Longest one file's download may take. */
+  /** Longest a version's download may take, every file together. */
   timeoutMs?: number;
+  /** Most bytes one file may have (REMOTES_FETCH_MAX_FILE_MB): a larger answer is refused as it streams. */
+  maxFileBytes?: number;
+  /** Most bytes a version's server build may have, every file together. */
+  maxVersionBytes?: number;
 }
+
+/** How long a refused version is left before it is fetched again: doubling from the first, at most the last. */
+const retryDelaysMs = { first: 10_000, most: 300_000 };
+/** Same-origin redirects followed for one file, at most; a redirect to another origin is refused. */
+const maxRedirects = 3;
 
 /** The folders a download is written to before it is whole, and renamed into place. */
 const incomingPrefix = '.incoming-';
@@ -50,8 +69,21 @@ const folderSize = (dir: string) =>
  * refuses the whole version), written to a hidden folder and renamed into place, so that a version on disk is always
  * whole. Bounded: after each fetch the least recently used versions leave until the folder fits, never a live one.
  */
-export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: BuildCacheOptions) {
+export function buildCache({
+  dir,
+  baseUrl,
+  maxBytes,
+  log,
+  timeoutMs = 60_000,
+  maxFileBytes = 16 * 1024 * 1024,
+  maxVersionBytes = 64 * 1024 * 1024,
+}: BuildCacheOptions) {
   mkdirSync(dir, { recursive: true });
+  // Stops every download at once when the server stops (SIGTERM): nothing waits for a slow CDN.
+  const stopping = new AbortController();
+  const origin = new URL(baseUrl).origin;
+  // Versions refused lately, with when they may be fetched again: a broken CDN is not asked every 10 s.
+  const refused = new Map<string, { error: RefusedBuild; until: number; delayMs: number }>();
   // What is on disk from an earlier run, by when it was last used (its folder's time, which `touch` sets).
   const versions = new Map<string, { used: number; bytes: number }>();
   // Only what this cache writes is read or removed: a remote's folder, its versions' folders, and its own unfinished
@@ -81,28 +113,88 @@ export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: 
     const incoming = join(dir, dirname(key), `${incomingPrefix}${process.pid}-${Date.now()}`);
     let bytes = 0;
     try {
+      const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]);
       for (const [path, hash] of wanted) {
         if (!isSafePath(path)) throw new RefusedBuild(path.slice(0, 200), 'not a path inside the build');
         const url = `${baseUrl}${key}/${path.split('/').map(encodeURIComponent).join('/')}`;
-        let response: Response;
-        try {
-          response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-        } catch (error) {
-          throw new RefusedBuild(path, `cannot be fetched (${(error as Error).message})`);
-        }
-        if (!response.ok) throw new RefusedBuild(path, `the CDN answered ${response.status}`);
-        const body = Buffer.from(await response.arrayBuffer());
-        const actual = createHash('sha256').update(body).digest('hex');
-        if (actual !== hash) throw new RefusedBuild(path, `its SHA-256 is ${actual}, the release recorded ${hash}`);
-        await mkdir(dirname(join(incoming, path)), { recursive: true });
-        await writeFile(join(incoming, path), body);
-        bytes += body.length;
+        const target = join(incoming, path);
+        await mkdir(dirname(target), { recursive: true });
+        bytes += await fetchChecked(url, path, hash, target, signal, maxVersionBytes - bytes);
       }
       renameSync(incoming, join(dir, key));
       versions.set(key, { used: Date.now(), bytes });
     } finally {
       rmSync(incoming, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * One file from the CDN, streamed to `target` while its SHA-256 is computed: refused when the CDN answers anything
+   * but 200 (a redirect to another origin included), when it grows past the file's or the version's limit (the rest
+   * is not read), when its hash differs from the recorded one, or when `signal` aborts. Resolves with its size.
+   */
+  async function fetchChecked(
+    url: string,
+    path: string,
+    hash: string,
+    target: string,
+    signal: AbortSignal,
+    versionBytesLeft: number,
+  ): Promise<number> {
+    let response: Response | undefined;
+    let next = url;
+    try {
+      for (let hop = 0; hop <= maxRedirects; hop++) {
+        response = await fetch(next, { signal, redirect: 'manual' });
+        if (response.status < 300 || response.status >= 400) break;
+        await response.body?.cancel();
+        const location = response.headers.get('location');
+        const to = location ? new URL(location, next) : undefined;
+        if (!to || to.origin !== origin) {
+          throw new RefusedBuild(
+            path,
+            `the CDN redirected it to ${to?.origin ?? 'nowhere'}: only ${origin} is trusted`,
+          );
+        }
+        next = to.href;
+        response = undefined;
+      }
+    } catch (error) {
+      if (error instanceof RefusedBuild) throw error;
+      throw new RefusedBuild(path, `cannot be fetched (${(error as Error).message})`);
+    }
+    if (!response) throw new RefusedBuild(path, `more than ${maxRedirects} redirects`);
+    if (response.status !== 200 || !response.body) {
+      await response.body?.cancel();
+      throw new RefusedBuild(path, `the CDN answered ${response.status}`);
+    }
+    const limit = Math.min(maxFileBytes, versionBytesLeft);
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > limit) {
+      await response.body.cancel();
+      throw new RefusedBuild(path, `the CDN sends ${declared} bytes, more than the ${limit} allowed`);
+    }
+    const digest = createHash('sha256');
+    const file = createWriteStream(target);
+    let size = 0;
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        size += chunk.byteLength;
+        if (size > limit) throw new RefusedBuild(path, `larger than the ${limit} bytes allowed (stopped reading)`);
+        digest.update(chunk);
+        if (!file.write(chunk)) await once(file, 'drain');
+      }
+    } catch (error) {
+      if (error instanceof RefusedBuild) throw error;
+      throw new RefusedBuild(path, `cannot be fetched (${(error as Error).message})`);
+    } finally {
+      file.end();
+      await once(file, 'close').catch(() => undefined);
+      if (size > limit || signal.aborted) await response.body.cancel().catch(() => undefined);
+    }
+    const actual = digest.digest('hex');
+    if (actual !== hash) throw new RefusedBuild(path, `its SHA-256 is ${actual}, the release recorded ${hash}`);
+    return size;
   }
 
   /** Removes the least recently used versions not in `keep` until the folder fits in `maxBytes`. */
@@ -137,12 +229,24 @@ export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: 
       if (!isVersionName(version)) throw new RefusedBuild(version.slice(0, 100), 'is not a version name');
       const key = `${remotes[remote].folder}/${version}`;
       if (!versions.has(key) || !existsSync(join(dir, key))) {
+        const lately = refused.get(key);
+        if (lately && Date.now() < lately.until) throw lately.error;
         let pending = fetching.get(key);
         if (!pending) {
           const started = Date.now();
           pending = files()
             .then((listed) => download(key, listed))
-            .then(() => log.info({ build: key, ms: Date.now() - started }, 'build fetched from the CDN and checked'))
+            .then(() => {
+              refused.delete(key);
+              log.info({ build: key, ms: Date.now() - started }, 'build fetched from the CDN and checked');
+            })
+            .catch((error: unknown) => {
+              if (error instanceof RefusedBuild) {
+                const delayMs = lately ? Math.min(lately.delayMs * 2, retryDelaysMs.most) : retryDelaysMs.first;
+                refused.set(key, { error, until: Date.now() + delayMs, delayMs });
+              }
+              throw error;
+            })
             .finally(() => fetching.delete(key));
           fetching.set(key, pending);
         }
@@ -151,6 +255,8 @@ export function buildCache({ dir, baseUrl, maxBytes, log, timeoutMs = 15_000 }: 
       touch(key);
       evict(new Set([...live, key]));
     },
+    /** Stops every download under way at once (the server is stopping); none starts after. */
+    close: () => stopping.abort(new Error('the site server is stopping')),
     /** The versions on disk, `folder/version`, least recently used first. */
     held: () => [...versions.entries()].sort(([, a], [, b]) => a.used - b.used).map(([key]) => key),
     bytes: () => [...versions.values()].reduce((sum, version) => sum + version.bytes, 0),

@@ -217,6 +217,8 @@ export function databaseReleases({
       closed = true;
       clearInterval(heartbeat);
       clearTimeout(reconnectTimer);
+      // A download under way stops at once: the server does not wait for a slow or hostile CDN to stop.
+      cache?.close();
       await syncing;
       const connection = client;
       client = undefined;

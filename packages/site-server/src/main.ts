@@ -57,7 +57,14 @@ const app = await createSiteServer({
           databaseUrl: config.databaseUrl!,
           log,
           cache: fromCdn
-            ? buildCache({ dir: remotesDir!, baseUrl: REMOTES_BASE_URL!, maxBytes: cacheBytes, log })
+            ? buildCache({
+                dir: remotesDir!,
+                baseUrl: REMOTES_BASE_URL!,
+                maxBytes: cacheBytes,
+                maxFileBytes: megabytes('REMOTES_FETCH_MAX_FILE_MB', 16) * 1024 * 1024,
+                maxVersionBytes: megabytes('REMOTES_FETCH_MAX_VERSION_MB', 64) * 1024 * 1024,
+                log,
+              })
             : undefined,
         }))
     : undefined,

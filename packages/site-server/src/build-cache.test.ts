@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildCache, RefusedBuild } from './build-cache.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const manifest = '{"exposes":[]}';
+const page = `export default ${JSON.stringify('x'.repeat(20_000))};`;
+/** What the release recorded for the version: the real files' hashes. */
+const recorded = { 'mf-manifest.json': sha256(manifest), 'ssr/vendor-page.js': sha256(page) };
+
+const servers: { close: () => void }[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+/** A CDN whose answer for the server bundle `answer` decides; the manifest it sends as released. */
+async function hostileCdn(answer: (request: IncomingMessage, response: ServerResponse) => void, host = '127.0.0.1') {
+  let requests = 0;
+  const server = createServer((request, response) => {
+    requests++;
+    if (request.url!.endsWith('/mf-manifest.json')) return response.writeHead(200).end(manifest);
+    answer(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const closing = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  servers.push({ close: closing });
+  return { url: `http://${host}:${(server.address() as AddressInfo).port}/`, requests: () => requests };
+}
+
+function cacheFor(baseUrl: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'site-cache-'));
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger;
+  const cache = buildCache({ dir, baseUrl, maxBytes: 10 * 1024 * 1024, log });
+  return { cache, dir, ensure: () => cache.ensure('vendor', 'v1', async () => recorded, []) };
+}
+
+describe('a build fetched from the CDN', () => {
+  it('is refused as it streams when the CDN sends far more than a file may weigh, without holding it in memory', async () => {
+    let sent = 0;
+    const cdn = await hostileCdn((_request, response) => {
+      // 400 MB for a 20 KB file, in chunks and without a length, as fast as the socket takes them.
+      response.writeHead(200);
+      const chunk = Buffer.alloc(1024 * 1024, 120);
+      const more = () => {
+        while (sent < 400 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end();
+      };
+      more();
+    });
+    const { ensure, dir } = cacheFor(cdn.url);
+    const before = process.memoryUsage().rss;
+    const refusal = await ensure().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(RefusedBuild);
+    expect((refusal as Error).message).toMatch(/^ssr\/vendor-page\.js: larger than the \d+ bytes allowed/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    expect(sent).toBeLessThan(100 * 1024 * 1024);
+    // Nothing half-fetched is left, and nothing is served from it.
+    expect(readdirSync(join(dir, 'vendor'))).toEqual([]);
+  });
+
+  it('is refused when the CDN redirects to another origin', async () => {
+    const elsewhere = await hostileCdn((_request, response) => response.writeHead(200).end(page), '127.0.0.2');
+    const cdn = await hostileCdn((request, response) =>
+      response.writeHead(302, { location: `${elsewhere.url.slice(0, -1)}${request.url}` }).end(),
+    );
+    const { ensure } = cacheFor(cdn.url);
+    await expect(ensure()).rejects.toThrow(
+      `ssr/vendor-page.js: the CDN redirected it to ${elsewhere.url.slice(0, -1)}: only ${cdn.url.slice(0, -1)} is trusted`,
+    );
+    expect(elsewhere.requests()).toBe(0);
+  });
+
+  it('stops at once when the server stops, however slow the CDN', async () => {
+    const cdn = await hostileCdn((_request, response) => {
+      response.writeHead(200);
+      response.write('export default "'); // and nothing more, ever
+    });
+    const { cache, ensure } = cacheFor(cdn.url);
+    const pending = ensure().catch((error: unknown) => error);
+    await vi.waitFor(() => expect(cdn.requests()).toBe(2));
+    const stopped = Date.now();
+    cache.close();
+    expect(await pending).toBeInstanceOf(RefusedBuild);
+    expect(Date.now() - stopped).toBeLessThan(1_000);
+  });
+
+  it('is not asked for again at every read once refused, but after a while that doubles', async () => {
+    const cdn = await hostileCdn((_request, response) => response.writeHead(200).end('tampered'));
+    const { ensure } = cacheFor(cdn.url);
+    await expect(ensure()).rejects.toThrow('ssr/vendor-page.js: its SHA-256 is');
+    const asked = cdn.requests();
+    await expect(ensure()).rejects.toThrow('ssr/vendor-page.js: its SHA-256 is');
+    expect(cdn.requests()).toBe(asked);
+  });
+});
