@@ -131,7 +131,7 @@ export function requirePlainBuild(dir: string, shownAs: string) {
       ? 'is a symbolic link'
       : !entry.isFile() && !entry.isDirectory()
         ? 'is not a plain file or folder'
-        : /[\u0000-\u001f\u007f\\]/.test(path)
+        : /[\p{Cc}\\]/u.test(path)
           ? 'has a control character or a backslash in its name'
           : undefined;
     if (why) {
