@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remotes } from '@gift/federation';
@@ -141,6 +141,44 @@ test('a released remote is live at the next load, prerendered by the server; an 
   await fresh.reload();
   await expect(fresh.getByRole('link', { name: 'Giftwell home' }).first()).toBeVisible();
   expect(consoleErrors).toEqual([]);
+});
+
+test('a page names the recorded integrity of its remote’s files, and a browser refuses a file tampered with on the CDN', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const html = await servedHtml('/vendor');
+  const entry = JSON.parse(await servedHtml('/remotes.json')).vendor as string;
+  const version = /\/vendor\/([^/]+)\//.exec(entry)![1]!;
+  const integrity = JSON.parse(
+    readFileSync(join(env.REMOTES_DIR!, 'vendor', version, 'integrity.json'), 'utf8'),
+  ) as Record<string, string>;
+  // The stylesheet and every preloaded file of the remote carry it; the start script gives it to the preloads.
+  const preloads = /data-preload="([^"]*)"/.exec(html)![1]!.split(' ');
+  const integrities = /data-integrity="([^"]*)"/.exec(html)![1]!.split(' ');
+  expect(integrities[preloads.indexOf(entry)]).toBe(integrity['remoteEntry.js']);
+  expect(html).toMatch(
+    /<link rel="stylesheet" href="[^"]+\/vendor\/[^"]+\.css" integrity="sha256-[^"]+" crossorigin="anonymous" \/>/,
+  );
+
+  // The page's own chunk changed on the CDN after its release: the browser refuses it, and it never runs.
+  const chunk = preloads.find((url) => /\/vendor\/.*vendor-page.*\.js$/.test(url))!;
+  const file = join(env.REMOTES_DIR!, new URL(chunk).pathname.replace(/^\/+/, ''));
+  const original = readFileSync(file, 'utf8');
+  writeFileSync(file, `window.tampered = true;${original}`);
+  rmSync(`${file}.br`, { force: true });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  try {
+    await page.goto(`${site}/vendor`);
+    await expect.poll(() => errors.join('\n'), { timeout: 15_000 }).toMatch(/integrity/i);
+    expect(await page.evaluate(() => (window as unknown as { tampered?: boolean }).tampered)).toBeUndefined();
+  } finally {
+    writeFileSync(file, original);
+    await context.close();
+  }
 });
 
 test('a signed preview link shows a candidate to that browser alone, never cached, until it ends or expires', async ({

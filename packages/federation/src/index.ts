@@ -45,6 +45,9 @@ export const remoteServedAt = (name: RemoteName) => `/remotes/${remotes[name].fo
 /** Folder of a build's server-side bundle (for prerendering), inside `dist` so that one folder is one deploy. */
 export const ssrOutDir = 'dist/ssr';
 
+/** A published build's Subresource Integrity of each script and stylesheet, by its path in the build. */
+export const integrityFile = 'integrity.json';
+
 /** The modules host and remotes share as one copy each: one React, one router, one store. */
 export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },

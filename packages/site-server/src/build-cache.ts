@@ -13,12 +13,15 @@ import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { remotes, type RemoteName } from '@gift/federation';
+import { integrityFile, remotes, type RemoteName } from '@gift/federation';
 import { isVersionName } from './versions.ts';
 
-/** The files of a build that a site server renders with: its federation manifest and its server bundles. */
+/**
+ * The files of a build that a site server renders with: its federation manifest, its server bundles and the integrity
+ * of its browser files (which its pages name).
+ */
 export const isServerFile = (path: string) =>
-  path === 'mf-manifest.json' || (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path));
+  path === 'mf-manifest.json' || path === integrityFile || (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path));
 
 /** A path inside a build as the ledger lists it: relative, `/`-separated, never leaving the build's folder. */
 const isSafePath = (path: string) =>

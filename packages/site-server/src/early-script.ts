@@ -18,15 +18,18 @@ export const earlyScriptTag = `<script>${earlyScript}</script>`;
 
 /**
  * Starts the page's scripts once it has painted: `data-entry` is the shell's entry, `data-preload` every chunk it
- * and the page run at start, all requested at once so that no round trip waits for another. Painting first keeps
+ * and the page run at start (`data-integrity`, beside it, the Subresource Integrity of each one a release recorded,
+ * `-` for none), all requested at once so that no round trip waits for another. Painting first keeps
  * them off the first paint's critical path (the page is whole and usable without them); waiting for `load` as well
  * would leave the page unhydrated while its images arrive. A hidden tab, which does not paint, starts them anyway.
  * The links go in as one fragment: one by one, each insertion cost the main thread a few milliseconds on a phone.
  */
 export const startScript =
   'var s=document.currentScript,d=s.dataset,go=function(){if(go.done)return;go.done=1;' +
-  "var f=document.createDocumentFragment();d.preload.split(' ').forEach(function(h){if(!h)return;" +
-  "var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;f.appendChild(l)});" +
+  "var f=document.createDocumentFragment(),g=(d.integrity||'').split(' ');" +
+  "d.preload.split(' ').forEach(function(h,i){if(!h)return;" +
+  "var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;" +
+  "if(g[i]&&g[i]!='-')l.integrity=g[i];f.appendChild(l)});" +
   "var m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=d.entry;f.appendChild(m);" +
   'document.head.appendChild(f)};requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,3000)';
 

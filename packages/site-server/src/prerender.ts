@@ -12,6 +12,7 @@ import {
   type PageRoute,
 } from '@gift/content';
 import {
+  integrityFile,
   remoteEntryFile,
   remoteServedAt,
   remotes,
@@ -91,6 +92,23 @@ export const withoutServerErrors = (html: string) => html.replace(/ data-(?:msg|
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
+/** A published build's Subresource Integrity by path (its `integrity.json`); none for a workspace's own build. */
+function integrityOf(folder: string): Record<string, string> {
+  const file = join(folder, integrityFile);
+  if (!existsSync(file)) return {};
+  const integrity = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(integrity).filter(
+      (pair): pair is [string, string] =>
+        typeof pair[1] === 'string' && /^sha(256|384|512)-[A-Za-z0-9+/=]+$/.test(pair[1]),
+    ),
+  );
+}
+
+/** The attributes that make the browser check a file against its recorded hash (CORS on a CDN). */
+const integrityAttributes = (value: string | undefined) =>
+  value ? ` integrity="${value}" crossorigin="anonymous"` : '';
+
 /** Without scripts nothing animates into view: show what would have. */
 const noScriptStyle = '<noscript><style>[data-reveal]{opacity:1!important;transform:none!important}</style></noscript>';
 
@@ -154,13 +172,23 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     // The shell's note for browsers without JavaScript is for pages that need it to show anything.
     .replace(/<noscript>[^<]*<\/noscript>\s*/, '');
 
-  const toDocument = (html: string, head: string[], rootAttributes: Record<string, string>, preloads: string[]) => {
+  const toDocument = (
+    html: string,
+    head: string[],
+    rootAttributes: Record<string, string>,
+    preloads: string[],
+    integrity: Record<string, string> = {},
+  ) => {
     const attributes = Object.entries(rootAttributes)
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
+    const scripts = [...new Set([...shellChunks, ...preloads])];
+    const integrities = scripts.map((url) => integrity[url] ?? '-');
     const start = `<script data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
-      [...new Set([...shellChunks, ...preloads])].join(' '),
-    )}">${startScript}</script>`;
+      scripts.join(' '),
+    )}"${
+      integrities.some((value) => value !== '-') ? ` data-integrity="${escapeAttribute(integrities.join(' '))}"` : ''
+    }>${startScript}</script>`;
     return lean
       .replace('</head>', `  ${[earlyScriptTag, ...head, start].join('\n    ')}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
@@ -186,9 +214,13 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const html = withoutServerErrors(rendered.html).replaceAll(remoteServedAt(route.remote), base);
     const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
     const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
+    const integrity = integrityOf(folder);
     const head = [
       metadataTags({ title: route.title, description: route.description, path }, siteUrlPlaceholder),
-      ...(assets?.css.sync ?? []).map((css) => `<link rel="stylesheet" href="${escapeAttribute(base + css)}" />`),
+      ...(assets?.css.sync ?? []).map(
+        (css) =>
+          `<link rel="stylesheet" href="${escapeAttribute(base + css)}"${integrityAttributes(integrity[css])} />`,
+      ),
       noScriptStyle,
       ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
     ];
@@ -203,7 +235,13 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       ...(assets?.js.sync ?? []),
       ...(assets?.js.async ?? []).filter((js) => js.includes('__loadShare__')),
     ];
-    const document = toDocument(html, head, rootAttributes, [entry, ...startup.map((js) => base + js)]);
+    const byUrl = Object.fromEntries(
+      [
+        [entry, integrity[remoteEntryFile]] as const,
+        ...startup.map((js) => [base + js, integrity[js]] as const),
+      ].filter((pair): pair is readonly [string, string] => pair[1] !== undefined),
+    );
+    const document = toDocument(html, head, rootAttributes, [entry, ...startup.map((js) => base + js)], byUrl);
     return { document, status: rendered.status, entry } satisfies RenderedPage;
   }
 

@@ -69,7 +69,8 @@ describe('releasing a remote', () => {
 
     expect(first.from).toBeUndefined();
     expect(second.from).toBe(first.to);
-    expect(second.changes).toBe('2 files: 0 new, 2 changed, 0 gone, 0 the same');
+    // The entry, the page, and the integrity of both (integrity.json).
+    expect(second.changes).toBe('3 files: 0 new, 3 changed, 0 gone, 0 the same');
     expect(manifestOf(settings)).toEqual({
       legal: '/remotes/legal/v1/remoteEntry.js',
       vendor: `/remotes/vendor/${second.to}/remoteEntry.js`,
@@ -210,9 +211,16 @@ describe.skipIf(!postgres)('releasing with PostgreSQL', () => {
         .where('version', '=', second.to)
         .executeTakeFirstOrThrow();
       const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+      const integrity = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+      const integrityJson = `${JSON.stringify(
+        { 'assets/page.js': integrity('second'), 'remoteEntry.js': integrity('export const copy = "second";') },
+        null,
+        1,
+      )}\n`;
       expect(JSON.parse(row.files)).toEqual({
         'remoteEntry.js': sha('export const copy = "second";'),
         'assets/page.js': sha('second'),
+        'integrity.json': sha(integrityJson),
       });
       expect(row.verdict).toMatch(/^forced: unit test/);
 

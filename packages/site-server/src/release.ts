@@ -1,10 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { printable } from 'api';
-import { remoteEntryFile, remoteNames, remotes, type RemoteName } from '@gift/federation';
+import { integrityFile, remoteEntryFile, remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { checkCandidate, type CheckReport } from './release-checks.ts';
 import { fileLedger, ReleaseError, type ReleaseLedger } from './release-ledger.ts';
 import { mayGoLiveAgain, switchesOf, verdictOf, versionLiveBefore, type ReleaseEvent } from './release-records.ts';
@@ -74,6 +84,22 @@ export function filesOf(dir: string): Map<string, string> {
     if (statSync(full).isFile()) files.set(path, createHash('sha256').update(readFileSync(full)).digest('hex'));
   }
   return files;
+}
+
+/**
+ * Writes the build's `integrity.json`: the Subresource Integrity of each script and stylesheet (`sha256-<base64>`),
+ * from the same hashes the release records, so that a page names them where the browser loads them from the page
+ * (prerender.ts) and a tampered file on the CDN is refused by every browser. Published with the build, hash-checked
+ * like its server files.
+ */
+export function writeIntegrity(dir: string) {
+  const integrity = Object.fromEntries(
+    [...filesOf(dir)]
+      .filter(([path]) => /\.(js|css)$/.test(path) && !path.split(sep).includes('ssr'))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, hex]) => [path.split(sep).join('/'), `sha256-${Buffer.from(hex, 'hex').toString('base64')}`]),
+  );
+  writeFileSync(join(dir, integrityFile), `${JSON.stringify(integrity, null, 1)}\n`);
 }
 
 /** How two builds differ, in a line: files new, changed, gone and the same. */
@@ -169,6 +195,7 @@ export async function publishBuild(
       buildRemote(settings.root, remote, incoming);
       requirePlainBuild(incoming, `the build of ${remotes[remote].folder}`);
     }
+    writeIntegrity(incoming);
     const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '.').replace('Z', '');
     const fingerprint = createHash('sha256')
       .update(readFileSync(join(incoming, remoteEntryFile)))
