@@ -132,7 +132,7 @@ export function buildCache({
   }
 
   /**
-   * One file from the CDN, streamed to `target` while its SHA-256 is computed: refused when the CDN answers anything
+   * One file from the CDN, streamed to `target` (or only read) while its SHA-256 is computed: refused when the CDN answers anything
    * but 200 (a redirect to another origin included), when it grows past the file's or the version's limit (the rest
    * is not read), when its hash differs from the recorded one, or when `signal` aborts. Resolves with its size.
    */
@@ -140,7 +140,7 @@ export function buildCache({
     url: string,
     path: string,
     hash: string,
-    target: string,
+    target: string | undefined,
     signal: AbortSignal,
     versionBytesLeft: number,
   ): Promise<number> {
@@ -178,26 +178,59 @@ export function buildCache({
       throw new RefusedBuild(path, `the CDN sends ${declared} bytes, more than the ${limit} allowed`);
     }
     const digest = createHash('sha256');
-    const file = createWriteStream(target);
+    // Without a target the file is only checked (the browser files, which this server does not keep).
+    const file = target ? createWriteStream(target) : undefined;
     let size = 0;
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
         if (size > limit) throw new RefusedBuild(path, `larger than the ${limit} bytes allowed (stopped reading)`);
         digest.update(chunk);
-        if (!file.write(chunk)) await once(file, 'drain');
+        if (file && !file.write(chunk)) await once(file, 'drain');
       }
     } catch (error) {
       if (error instanceof RefusedBuild) throw error;
       throw new RefusedBuild(path, `cannot be fetched (${(error as Error).message})`);
     } finally {
-      file.end();
-      await once(file, 'close').catch(() => undefined);
+      if (file) {
+        file.end();
+        await once(file, 'close').catch(() => undefined);
+      }
       if (size > limit || signal.aborted) await response.body.cancel().catch(() => undefined);
     }
     const actual = digest.digest('hex');
     if (actual !== hash) throw new RefusedBuild(path, `its SHA-256 is ${actual}, the release recorded ${hash}`);
     return size;
+  }
+
+  // The files the CDN serves unlike their release, by version (`folder/version`): what browsers would run.
+  const tampered = new Map<string, string[]>();
+  const audited = new Set<string>();
+
+  /**
+   * Checks, in the background, every file of a version that browsers load from the CDN against the hash its release
+   * recorded: the pages' preloads carry integrity, but the chunks the federation runtime imports by itself cannot,
+   * so a file changed on the CDN is found here, logged once, and makes the server's health `degraded`.
+   */
+  async function audit(key: string, files: Record<string, string>) {
+    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(5 * 60_000)]);
+    const differing: string[] = [];
+    for (const [path, hash] of Object.entries(files)) {
+      if (isServerFile(path) || /\.(br|gz)$/.test(path) || !isSafePath(path)) continue;
+      const url = `${baseUrl}${key}/${path.split('/').map(encodeURIComponent).join('/')}`;
+      try {
+        await fetchChecked(url, path, hash, undefined, signal, maxFileBytes);
+      } catch (error) {
+        if (signal.aborted) return;
+        differing.push(path);
+        log.error(
+          { build: key, file: path, why: (error as Error).message },
+          `the CDN serves ${key}/${path} unlike its release: browsers that load it run something else`,
+        );
+      }
+    }
+    if (differing.length) tampered.set(key, differing);
+    else tampered.delete(key);
   }
 
   /** Removes the least recently used versions not in `keep` until the folder fits in `maxBytes`. */
@@ -257,7 +290,16 @@ export function buildCache({
       }
       touch(key);
       evict(new Set([...live, key]));
+      if (!audited.has(key)) {
+        audited.add(key);
+        void files()
+          .then((listed) => audit(key, listed))
+          .catch(() => undefined);
+      }
     },
+    /** The browser files the CDN serves unlike their release, of the versions in `keys` (`folder/version`). */
+    tamperedAmong: (keys: string[]) =>
+      Object.fromEntries(keys.flatMap((key) => (tampered.has(key) ? [[key, tampered.get(key)!]] : []))),
     /** Stops every download under way at once (the server is stopping); none starts after. */
     close: () => stopping.abort(new Error('the site server is stopping')),
     /** The versions on disk, `folder/version`, least recently used first. */

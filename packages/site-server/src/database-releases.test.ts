@@ -148,6 +148,31 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     await until(() => following.status().ok);
   });
 
+  it('finds a browser file the CDN serves unlike its release, logs it and says degraded, while it serves the version', async () => {
+    const { following } = follow();
+    await following.ready();
+    const version = '20261126.140000000-eeeeeeee';
+    const dir = writeBuild(origin, version, 'fifth copy');
+    await ledger.published('vendor', version, filesOf(dir));
+    // Changed on the CDN after its release: a chunk browsers load, which no page names with its integrity.
+    writeFileSync(join(dir, 'assets', 'page.js'), 'console.log("not what was released");');
+    await ledger.switchTo('vendor', version, [{ version, event: { event: 'live', how: 'promote' } }]);
+    await until(() => following.status().live.vendor === version);
+    await until(() => !following.status().ok);
+    expect(following.status()).toMatchObject({
+      problem: 'the CDN serves files of a live version unlike its release',
+      cdnDiffers: { [`vendor/${version}`]: ['assets/page.js'] },
+    });
+    expect(log.error).toHaveBeenCalledWith(
+      expect.objectContaining({ build: `vendor/${version}`, file: 'assets/page.js' }),
+      expect.stringContaining('unlike its release'),
+    );
+    await ledger.switchTo('vendor', '20261126.100000000-aaaaaaaa', [
+      { version: '20261126.100000000-aaaaaaaa', event: { event: 'live', how: 'rollback' } },
+    ]);
+    await until(() => following.status().ok);
+  });
+
   it('ignores and logs a row whose version is a path, writing nothing outside its cache', async () => {
     const { following, cacheDir } = follow();
     await following.ready();

@@ -199,14 +199,19 @@ export function databaseReleases({
       const lastHeardMs = heardAt === undefined ? undefined : Date.now() - heardAt;
       const stale = lastHeardMs === undefined || lastHeardMs > 3 * heartbeatMs;
       const late = Object.keys(behind).length > 0;
+      const cdnDiffers = cache?.tamperedAmong(served()) ?? {};
+      const tampered = Object.keys(cdnDiffers).length > 0;
       return {
         source: 'postgresql',
-        ok: !stale && !late,
+        ok: !stale && !late && !tampered,
         ...(stale
           ? { problem: 'the releases in PostgreSQL have not been read lately' }
           : late
             ? { problem: 'a live version is not served here' }
-            : {}),
+            : tampered
+              ? { problem: 'the CDN serves files of a live version unlike its release' }
+              : {}),
+        ...(tampered ? { cdnDiffers } : {}),
         hasManifest: heardAt !== undefined,
         live: { ...servingVersions },
         lastHeardMs,
