@@ -102,6 +102,9 @@ export function buildCache({
     }
   }
   const fetching = new Map<string, Promise<void>>();
+  /** Where the CDN publishes a file of a version (`folder/version`). */
+  const fileUrl = (key: string, path: string) =>
+    `${baseUrl}${key}/${path.split('/').map(encodeURIComponent).join('/')}`;
 
   const touch = (key: string) => {
     const known = versions.get(key)!;
@@ -119,10 +122,9 @@ export function buildCache({
       const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]);
       for (const [path, hash] of wanted) {
         if (!isSafePath(path)) throw new RefusedBuild(path.slice(0, 200), 'not a path inside the build');
-        const url = `${baseUrl}${key}/${path.split('/').map(encodeURIComponent).join('/')}`;
         const target = join(incoming, path);
         await mkdir(dirname(target), { recursive: true });
-        bytes += await fetchChecked(url, path, hash, target, signal, maxVersionBytes - bytes);
+        bytes += await fetchChecked(fileUrl(key, path), path, hash, target, signal, maxVersionBytes - bytes);
       }
       renameSync(incoming, join(dir, key));
       versions.set(key, { used: Date.now(), bytes });
@@ -217,9 +219,8 @@ export function buildCache({
     const differing: string[] = [];
     for (const [path, hash] of Object.entries(files)) {
       if (isServerFile(path) || /\.(br|gz)$/.test(path) || !isSafePath(path)) continue;
-      const url = `${baseUrl}${key}/${path.split('/').map(encodeURIComponent).join('/')}`;
       try {
-        await fetchChecked(url, path, hash, undefined, signal, maxFileBytes);
+        await fetchChecked(fileUrl(key, path), path, hash, undefined, signal, maxFileBytes);
       } catch (error) {
         if (signal.aborted) return;
         differing.push(path);

@@ -88,18 +88,20 @@ export function filesOf(dir: string): Map<string, string> {
 
 /**
  * Writes the build's `integrity.json`: the Subresource Integrity of each script and stylesheet (`sha256-<base64>`),
- * from the same hashes the release records, so that a page names them where the browser loads them from the page
- * (prerender.ts) and a tampered file on the CDN is refused by every browser. Published with the build, hash-checked
- * like its server files.
+ * from the same hashes the release records (`files`, which gains the file's own), so that a page names them where the
+ * browser loads them from the page (prerender.ts) and a tampered file on the CDN is refused by every browser.
+ * Published with the build, hash-checked like its server files.
  */
-export function writeIntegrity(dir: string) {
+export function writeIntegrity(dir: string, files: Map<string, string>) {
   const integrity = Object.fromEntries(
-    [...filesOf(dir)]
+    [...files]
       .filter(([path]) => /\.(js|css)$/.test(path) && !path.split(sep).includes('ssr'))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([path, hex]) => [path.split(sep).join('/'), `sha256-${Buffer.from(hex, 'hex').toString('base64')}`]),
   );
-  writeFileSync(join(dir, integrityFile), `${JSON.stringify(integrity, null, 1)}\n`);
+  const text = `${JSON.stringify(integrity, null, 1)}\n`;
+  writeFileSync(join(dir, integrityFile), text);
+  files.set(integrityFile, createHash('sha256').update(text).digest('hex'));
 }
 
 /** How two builds differ, in a line: files new, changed, gone and the same. */
@@ -195,7 +197,9 @@ export async function publishBuild(
       buildRemote(settings.root, remote, incoming);
       requirePlainBuild(incoming, `the build of ${remotes[remote].folder}`);
     }
-    writeIntegrity(incoming);
+    // Every file hashed once: for the integrity the pages name, and for what the release records.
+    const files = filesOf(incoming);
+    writeIntegrity(incoming, files);
     const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '.').replace('Z', '');
     const fingerprint = createHash('sha256')
       .update(readFileSync(join(incoming, remoteEntryFile)))
@@ -205,7 +209,7 @@ export async function publishBuild(
       throw new ReleaseError(`Version ${version} of ${remote} exists already; nothing was changed.`);
     }
     renameSync(incoming, join(dir, version));
-    await ledgerOf(settings).published(remote, version, filesOf(join(dir, version)));
+    await ledgerOf(settings).published(remote, version, files);
     return version;
   } finally {
     rmSync(incoming, { recursive: true, force: true });
