@@ -9,12 +9,23 @@ import tseslint from 'typescript-eslint';
 const root = new URL('.', import.meta.url);
 const apps = readdirSync(root).filter((folder) => existsSync(new URL(`${folder}/vite.config.mts`, root)));
 const remotes = apps.filter((app) => app !== 'shell');
+/** The servers and the tools that run beside the apps: deployed or run on their own, imported by no package. */
+const servers = ['api', 'site-server', 'react-floor', 'e2e'];
 
 /** An import of an app, by package name or by a relative path into its folder. */
 const appImports = (names) => ({
   regex: `^(?:${names.join('|')})(?:/|$)|^(?:\\.\\./)+(?:${names.join('|')})/`,
   message: 'Apps are deployed on their own: share code through packages/ instead.',
 });
+
+/** A relative import, from a file one folder below the site server's src/, of one of `targets` (folders or files). */
+const siteServerParts = (targets, message) => ({
+  regex: `^\\.\\./(?:${targets.join('|')})(?:/|$)`,
+  message,
+});
+const servingFolders = ['pages', 'remotes', 'previews', 'http', 'watch', 'dev'];
+const servingFiles = ['main\\.ts', 'server\\.ts', 'settings\\.ts'];
+const siteServerTests = ['site-server/**/*.test.ts'];
 
 const routerImport = {
   name: 'react-router',
@@ -28,17 +39,17 @@ const boundaries = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [routerImport], patterns: [appImports(apps.filter((app) => app !== remote))] },
+        { paths: [routerImport], patterns: [appImports([...apps.filter((app) => app !== remote), ...servers])] },
       ],
     },
   })),
   {
     files: ['shell/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [appImports(remotes)] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [appImports([...remotes, ...servers])] }] },
   },
   {
     files: ['packages/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [appImports(apps)] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [appImports([...apps, ...servers])] }] },
   },
   {
     files: ['api/**/*.ts'],
@@ -47,10 +58,97 @@ const boundaries = [
         'error',
         {
           patterns: [
-            appImports(apps),
+            appImports([...apps, 'site-server']),
             {
               regex: '^(?:react|react-dom|react-router|zustand|@gift/(?:ui|router|store|federation))(?:/|$)',
               message: 'The API is a service: it never imports front-end code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The site server: the release tool and the serving side meet only at the ledger (src/ledger/); the checks start a
+  // site through the named entry (src/site.ts). Tests may exercise both sides together.
+  {
+    files: ['site-server/src/releases/**/*.ts'],
+    ignores: siteServerTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            siteServerParts(
+              [...servingFolders, ...servingFiles],
+              'The release tool reaches the site server only through the ledger (../ledger/) and its named entry (../site.ts).',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['site-server/src/{pages,remotes,previews,http,dev}/**/*.ts'],
+    ignores: siteServerTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            siteServerParts(
+              ['releases'],
+              'The site server reaches the release tool only through the ledger (../ledger/).',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['site-server/src/*.ts'],
+    ignores: siteServerTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\./releases/',
+              message: 'The site server reaches the release tool only through the ledger (./ledger/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['site-server/src/watch/**/*.ts'],
+    ignores: siteServerTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            siteServerParts(
+              [...servingFolders.filter((folder) => folder !== 'watch'), 'releases', ...servingFiles],
+              'The release watch talks to the ledger only (../ledger/): it switches versions there, as a release does.',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['site-server/src/ledger/**/*.ts'],
+    ignores: siteServerTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./',
+              message: 'The ledger is the seam between the release tool and the server: it imports neither.',
             },
           ],
         },

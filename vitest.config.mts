@@ -12,8 +12,12 @@ const browserPackages = [
   ...folders('.').filter((folder) => existsSync(new URL(`${folder}/vite.config.mts`, root))),
   'packages/ui',
 ];
-/** Every other package, and the API service. */
-const nodePackages = [...folders('packages').filter((folder) => !browserPackages.includes(folder)), 'api'];
+/** Every other package, and the two servers. */
+const nodePackages = [
+  ...folders('packages').filter((folder) => !browserPackages.includes(folder)),
+  'api',
+  'site-server',
+];
 
 /** One vitest run, a project per package; tests sit beside the code they test. */
 export default defineConfig({

@@ -1,2 +1,2 @@
 // The release checks drive the same browser the same way: one definition, in the site server's package.
-export { chromiumArgs, chromiumPath } from '@gift/site-server/chromium';
+export { chromiumArgs, chromiumPath } from 'site-server/chromium';

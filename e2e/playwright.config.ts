@@ -25,7 +25,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
   webServer: {
-    command: 'pnpm --filter @gift/site-server serve',
+    command: 'pnpm --filter site-server serve',
     url: `${baseURL}/remotes.json`,
     env: {
       PORT: String(port),

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The site server's package, where the release commands and servers run from. */
-export const siteServerDir = fileURLToPath(new URL('../packages/site-server/', import.meta.url));
+export const siteServerDir = fileURLToPath(new URL('../site-server/', import.meta.url));
 
 /**
  * A release command as a team types it (`pnpm release`, `promote`, `rollback`, `releases`, `preview-link`): its exit
  * code and everything it printed.
  */
 export async function releaseCommand(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/release-cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/releases/cli.ts', ...args], {
     cwd: siteServerDir,
     env,
   });
@@ -23,7 +23,7 @@ export async function releaseCommand(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 /**
- * A server of the site-server package (`src/main.ts`, `src/remotes-host-main.ts`) started with `env`; resolves once
+ * A server of the site-server package (`src/main.ts`, `src/dev/remotes-host-main.ts`) started with `env`; resolves once
  * `url` answers anything. Stop it with `kill('SIGTERM')`.
  */
 export async function startServer(script: string, env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {

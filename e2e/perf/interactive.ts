@@ -2,7 +2,7 @@
  * From first paint to interactive, on the phone profile (Lighthouse's mobile preset through CDP), beside the floors:
  * every route is loaded RUNS times (5 by default) in a fresh context; on the routes of issue 27's goals (FLOOR_ROUTES,
  * by default `/`, `/vendor`, `/privacy`, `/business`) each load of a route comes right after a load of the React
- * floor (packages/react-floor: an h1 and a button rendered on the server and hydrated, built by the same Vite and
+ * floor (react-floor: an h1 and a button rendered on the server and hydrated, built by the same Vite and
  * served with the same server settings), so that both see the same minute of this shared machine. Per route:
  * the median first contentful paint, the time from it to hydrated (the `hydrated` mark, which both set when their
  * page is hydrated) for the site and the floor and their difference, the longest animation frame whose scripts are
@@ -12,7 +12,7 @@
  * picks routes.
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { startFloor } from '@gift/react-floor/serve';
+import { startFloor } from 'react-floor/serve';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
 import { firstContentfulPaint, phonePage, untilHydrated } from '../phone.ts';

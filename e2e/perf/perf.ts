@@ -4,7 +4,7 @@
  * noise margin. FLOOR=1 adds the same pages served as plain HTML with their scripts removed.
  *
  * On the routes of issue 27's goals (`/`, `/vendor`, `/privacy`, `/business`; FLOOR_ROUTES picks others) each run of
- * the route follows a run of the React floor (packages/react-floor: an h1 and a button rendered on the server and
+ * the route follows a run of the React floor (react-floor: an h1 and a button rendered on the server and
  * hydrated, built by the same Vite, served with the same server settings), and the route's figures are printed with
  * the floor's and the difference: TBT at most the floor's + 50 ms, Performance 100 where the floor has 100, CLS
  * under 0.01 are the goals, printed while unmet.
@@ -18,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import { startFloor as startReactFloor } from '@gift/react-floor/serve';
+import { startFloor as startReactFloor } from 'react-floor/serve';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';

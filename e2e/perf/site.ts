@@ -6,7 +6,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The production build served as `pnpm start` serves it, on 127.0.0.1:`port`; stop it with `.kill()`. */
 export function startSite(port: number, env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['bin/site-server.mjs', '--local'], {
-    cwd: `${root}/packages/site-server`,
+    cwd: `${root}/site-server`,
     env: {
       ...process.env,
       PORT: String(port),

@@ -7,7 +7,7 @@ import { expect, test } from './support.ts';
 /**
  * `pnpm dev:remote legal --against <site>` as a team runs it against a running site (this run's server, a development
  * server): the link makes this browser compose the site with the local build, and a save shows after a reload.
- * Production's refusal is in packages/site-server/src/overrides.test.ts.
+ * Production's refusal is in site-server/src/previews/overrides.test.ts.
  */
 const workspace = fileURLToPath(new URL('../../', import.meta.url));
 const contentFile = `${workspace}legal/src/content/privacy.content.ts`;

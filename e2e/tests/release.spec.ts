@@ -50,7 +50,7 @@ test.beforeAll(async () => {
       release(['release', folder, '--prebuilt', '--force', '--reason', 'first deployment']),
     ),
   );
-  await serve('src/remotes-host-main.ts', { PORT: String(cdnPort), SITE_ORIGINS: site }, cdn);
+  await serve('src/dev/remotes-host-main.ts', { PORT: String(cdnPort), SITE_ORIGINS: site }, cdn);
   await serve(
     'src/main.ts',
     {

@@ -44,7 +44,7 @@ try {
   process.stdout.write('-- the site server serves the new page\n');
   const port = 4390 + Math.floor(Math.random() * 9);
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: join(copy, 'packages/site-server'),
+    cwd: join(copy, 'site-server'),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: join(copy, '.data') },
     stdio: 'ignore',
   });

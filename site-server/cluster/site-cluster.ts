@@ -1,0 +1,327 @@
+/**
+ * `pnpm test:cluster`, the site servers' part: two site servers, each with its own empty data folder, behind nginx,
+ * following the releases in PostgreSQL, with a second nginx as the CDN's origin for REMOTES_DIR. Releases of the
+ * vendor remote with a visible copy change, page views spread over both during a release, a SIGKILL, a tampered
+ * file; printed as a table. Exits 1 when a check fails. Every process is stopped by its own pid when it ends.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { openMigratedDatabase } from 'api';
+import { freePort, sleep, startNginxWith, startProcess, stopAll, waitFor } from 'api/cluster/topology';
+import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
+import { remoteNames, remotes } from '@gift/federation';
+import { chromiumArgs, chromiumPath } from '../src/releases/chromium.ts';
+import { previewPath, signPreview } from '../src/ledger/preview-links.ts';
+import { postgresLedger } from '../src/ledger/ledger.ts';
+import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const vendorCopy = 'Sell your gifts to people who are looking for them';
+const previewSecret = 'cluster-test-preview-secret-0123456789abcdef';
+
+type Row = { check: string; figures: string; ok: boolean };
+const table: Row[] = [];
+const check = (name: string, figures: string, ok: boolean) => table.push({ check: name, figures, ok });
+
+/** The vendor remote's build with its heading changed to `copy`, in a folder of its own, as a team's new build. */
+function vendorBuildSaying(copy: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'vendor-build-'));
+  cpSync(join(root, 'vendor', 'dist'), dir, { recursive: true });
+  for (const file of ['ssr/vendor-page.js', ...readdirSync(join(dir, 'assets')).map((name) => `assets/${name}`)]) {
+    if (!file.endsWith('.js')) continue;
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (!text.includes(vendorCopy)) continue;
+    writeFileSync(join(dir, file), text.replaceAll(vendorCopy, copy));
+    writeFileSync(join(dir, `${file}.br`), brotliCompressSync(readFileSync(join(dir, file))));
+  }
+  return dir;
+}
+
+/** The version of each remote a page's HTML names (its manifest, its entry, its chunks): one each, or more. */
+function versionsNamed(html: string, cdn: string) {
+  const named = new Map<string, Set<string>>();
+  for (const [, folder, version] of html.matchAll(new RegExp(`${cdn}/remotes/([\\w-]+)/([\\w.-]+)/`, 'g'))) {
+    named.set(folder!, (named.get(folder!) ?? new Set()).add(version!));
+  }
+  return named;
+}
+
+async function main() {
+  const postgres = await postgresServer();
+  if (!postgres) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
+  const databaseUrl = await postgresDatabaseUrl(postgres.url);
+  const db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
+  const origin = mkdtempSync(join(tmpdir(), 'cdn-origin-'));
+  const cdn = await startNginxWith(
+    (port) => `  server {
+    listen 127.0.0.1:${port};
+    location /remotes/ {
+      alias ${origin}/;
+      types {
+        text/javascript js mjs;
+        text/css css;
+        application/json json;
+        image/svg+xml svg;
+        image/webp webp;
+        font/woff2 woff2;
+      }
+      add_header Access-Control-Allow-Origin *;
+    }
+    location = /ready { return 204; }
+  }`,
+    '/ready',
+  );
+  const base = `${cdn}/remotes/`;
+  const settings: ReleaseSettings = {
+    root,
+    remotesDir: origin,
+    manifestFile: '',
+    remotesBaseUrl: base,
+    ledger: postgresLedger(db, base),
+  };
+  const unchecked = (reason: string) => ({ force: { reason: `cluster test: ${reason}` } });
+  const servers: { port: number; dataDir: string; child?: ChildProcess; log: string }[] = [];
+
+  try {
+    // --- the first deploy: every remote's workspace build, published to the CDN's origin and made live
+    for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, ...unchecked('first deploy') });
+
+    // --- two site servers on empty data folders, behind nginx
+    const startServer = async (server: (typeof servers)[number]) => {
+      const started = Date.now();
+      server.child = startProcess(
+        process.execPath,
+        ['--import', 'tsx', 'src/main.ts'],
+        {
+          PORT: String(server.port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          DATA_DIR: server.dataDir,
+          DATABASE_URL: databaseUrl,
+          REMOTES_BASE_URL: base,
+          REMOTE_ORIGINS: cdn,
+          RELEASE_WATCH_MINUTES: '0',
+          PREVIEW_SECRET: previewSecret,
+          TRUST_PROXY: '1',
+        },
+        { cwd: join(root, 'site-server'), output: (text) => (server.log += text) },
+      );
+      await waitFor(`http://127.0.0.1:${server.port}/healthz`, `The site server on ${server.port}`, 60_000);
+      return Date.now() - started;
+    };
+    for (let i = 0; i < 2; i++) {
+      servers.push({ port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), `site-${i}-`)), log: '' });
+    }
+    const startMs = await Promise.all(servers.map(startServer));
+    const health = async (server: (typeof servers)[number]) =>
+      (await (await fetch(`http://127.0.0.1:${server.port}/healthz`)).json()) as {
+        status: string;
+        live: Record<string, string>;
+        lastHeardMs?: number;
+        behind?: Record<string, string>;
+      };
+    const live = await Promise.all(servers.map(health));
+    check(
+      'two site servers start on empty data folders',
+      `ready in ${startMs.join(' and ')} ms, serving ${Object.keys(live[0]!.live).length} and ${Object.keys(live[1]!.live).length} remotes`,
+      live.every((state) => remoteNames.every((remote) => state.live[remotes[remote].folder])),
+    );
+
+    const site = await startNginxWith(
+      (port) => `  upstream site {
+${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_timeout=5s;`).join('\n')}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://site;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      # A server that is down (refused, reset) or not ready (503) is passed over: the next one answers.
+      proxy_next_upstream error timeout http_502 http_503;
+      proxy_connect_timeout 1s;
+      add_header X-Site-Server $upstream_addr always;
+    }
+  }`,
+      '/healthz',
+    );
+
+    // --- a release with a visible copy change, seen by both servers
+    /** The vendor page's heading as a server renders it now. */
+    const heading = async (port: number) =>
+      (await (await fetch(`http://127.0.0.1:${port}/vendor`)).text()).match(/<h1 id="vendor-title">([^<]*)</)?.[1];
+    const v2 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Your shop in every gift list') });
+    const began = Date.now();
+    await promote(settings, 'vendor', v2, unchecked('copy change'));
+    const seenAt = await Promise.all(
+      servers.map(async (server) => {
+        while (Date.now() - began < 10_000) {
+          if (
+            (await health(server)).live.vendor === v2 &&
+            (await heading(server.port)) === 'Your shop in every gift list'
+          )
+            return Date.now() - began;
+          await sleep(10);
+        }
+        return Infinity;
+      }),
+    );
+    const seenMs = Math.max(...seenAt);
+    console.log(`site servers: 2, release seen by both in ${seenMs} ms`);
+    check('a release with a copy change, seen by both', `by each in ${seenAt.join(' and ')} ms`, seenMs <= 5_000);
+
+    // --- a browser composes the page through nginx with the remote's code from the CDN, one version of it
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    try {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+      tab.on('pageerror', (error) => errors.push(error.message));
+      const fromCdn = new Set<string>();
+      tab.on('requestfinished', (request) => request.url().startsWith(cdn) && fromCdn.add(request.url()));
+      await tab.goto(`${site}/vendor`);
+      await tab.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, {
+        timeout: 30_000,
+      });
+      const shown = await tab.locator('h1').first().textContent();
+      const vendorFiles = [...fromCdn].filter((url) => url.startsWith(`${base}vendor/`));
+      const versions = new Set(vendorFiles.map((url) => url.slice(`${base}vendor/`.length).split('/')[0]));
+      check(
+        'a browser composes /vendor from the CDN',
+        `hydrated, heading "${shown}", ${vendorFiles.length} vendor files from the CDN, all of ${[...versions].join(', ') === v2 ? 'the new version' : [...versions].join(', ')}; console errors: ${errors.length} ${errors.slice(0, 3).join(' | ').slice(0, 600)}`,
+        shown === 'Your shop in every gift list' &&
+          vendorFiles.length > 0 &&
+          versions.size === 1 &&
+          versions.has(v2) &&
+          errors.length === 0,
+      );
+    } finally {
+      await browser.close();
+    }
+
+    // --- a candidate previewed through a signed link: each server fetches its build when the link first reaches it
+    const candidate = await publishCandidate(settings, 'vendor', {
+      from: vendorBuildSaying('A candidate for vendors'),
+    });
+    const token = signPreview({ remote: 'vendor', version: candidate, expires: Date.now() + 3_600_000 }, previewSecret);
+    const previewed = await Promise.all(
+      servers.map(async (server) => {
+        const link = await fetch(`http://127.0.0.1:${server.port}${previewPath}?token=${token}`, {
+          redirect: 'manual',
+        });
+        const cookie = link.headers.get('set-cookie')?.split(';')[0] ?? '';
+        const page = await fetch(`http://127.0.0.1:${server.port}/vendor`, { headers: { cookie } });
+        return (await page.text()).match(/<h1 id="vendor-title">([^<]*)</)?.[1];
+      }),
+    );
+    const liveMeanwhile = await Promise.all(servers.map((server) => heading(server.port)));
+    check(
+      'a candidate previewed on both servers',
+      `with the link's cookie: "${previewed.join('" and "')}"; without: "${liveMeanwhile.join('" and "')}"`,
+      previewed.every((copy) => copy === 'A candidate for vendors') &&
+        liveMeanwhile.every((copy) => copy === 'Your shop in every gift list'),
+    );
+
+    // --- 200 page views over both servers while two releases go live and one server is killed
+    const v3 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Third copy for vendors') });
+    const v4 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Fourth copy for vendors') });
+    const paths = ['/vendor', '/vendor', '/', '/business', '/privacy'];
+    const views: { status: number; server: string; html: string }[] = [];
+    // Releases and the kill happen at set views, not set times, so that a slow host changes nothing of the plan.
+    const killed = servers[0]!;
+    const killedAfter = 120;
+    const during: Promise<unknown>[] = [];
+    const viewing = (async () => {
+      for (let i = 0; i < 200; i++) {
+        if (i === 50) during.push(promote(settings, 'vendor', v3, unchecked('during the views')));
+        if (i === killedAfter) killed.child!.kill('SIGKILL');
+        if (i === 130) during.push(promote(settings, 'vendor', v4, unchecked('while a server is down')));
+        const response = await fetch(`${site}${paths[i % paths.length]}`);
+        views.push({
+          status: response.status,
+          server: response.headers.get('x-site-server') ?? '?',
+          html: await response.text(),
+        });
+        await sleep(20);
+      }
+    })();
+    await viewing;
+    await Promise.all(during);
+
+    const vendorVersions = new Set<string>();
+    const chunks = new Set<string>();
+    let mixed = 0;
+    for (const view of views) {
+      const named = versionsNamed(view.html, cdn);
+      if ([...named.values()].some((versions) => versions.size !== 1) || named.size !== remoteNames.length) mixed++;
+      for (const version of named.get('vendor') ?? []) vendorVersions.add(version);
+      const preload = view.html.match(/data-preload="([^"]+)"/)?.[1] ?? '';
+      for (const url of preload.split(' ')) if (url.startsWith(cdn)) chunks.add(url);
+    }
+    const missing = (
+      await Promise.all([...chunks].map(async (url) => ((await fetch(url)).ok ? undefined : url)))
+    ).filter(Boolean);
+    // nginx names every server it tried: the last one answered.
+    const answeredBy = (view: (typeof views)[number]) => view.server.split(', ').at(-1)!;
+    const counts = servers.map((server) => views.filter((view) => answeredBy(view).endsWith(`:${server.port}`)).length);
+    const passedOver = views.filter((view) => view.server.includes(', ')).length;
+    check(
+      '200 views over both during releases and a kill',
+      `200s: ${views.filter((view) => view.status === 200).length}; answered by each: ${counts.join(' and ')} (killed after view ${killedAfter}, ${passedOver} passed to the other); pages naming two builds of a remote: ${mixed}; vendor versions seen: ${vendorVersions.size}; chunks missing on the CDN: ${missing.length} of ${chunks.size}`,
+      views.every((view) => view.status === 200) &&
+        mixed === 0 &&
+        missing.length === 0 &&
+        vendorVersions.size === 3 &&
+        counts.every((count) => count > 20),
+    );
+
+    // --- the killed server comes back on its own data folder and catches up with the release it missed
+    const restartMs = await startServer(killed);
+    const caughtUp = await health(killed);
+    check(
+      'SIGKILL, restart: the killed server catches up',
+      `back in ${restartMs} ms, serving vendor ${caughtUp.live.vendor === v4 ? 'v4 (released while it was down)' : caughtUp.live.vendor}: "${await heading(killed.port)}"`,
+      caughtUp.live.vendor === v4 && (await heading(killed.port)) === 'Fourth copy for vendors',
+    );
+
+    // --- a file of a released version tampered with on the CDN's origin: refused, the version before keeps serving
+    const v5Dir = vendorBuildSaying('Fifth copy for vendors');
+    const v5 = await publishCandidate(settings, 'vendor', { from: v5Dir });
+    writeFileSync(join(origin, 'vendor', v5, 'ssr', 'vendor-page.js'), 'export default () => "not what was released";');
+    await promote(settings, 'vendor', v5, unchecked('tampered on the CDN'));
+    const refusedAt = Date.now();
+    while (Date.now() - refusedAt < 10_000 && !(await Promise.all(servers.map(health))).every((state) => state.behind))
+      await sleep(20);
+    const after = await Promise.all(servers.map(health));
+    const named = servers.every((server) => /refused vendor \S+: ssr\/vendor-page\.js: its SHA-256/.test(server.log));
+    const stillServing = await Promise.all(servers.map(async (server) => heading(server.port)));
+    check(
+      'a tampered file on the CDN is refused',
+      `serving vendor ${after.map((state) => (state.live.vendor === v4 ? 'v4' : state.live.vendor)).join(' and ')}; health ${after.map((state) => state.status).join(', ')}; the log names the file: ${named ? 'yes' : 'no'}`,
+      after.every((state) => state.live.vendor === v4 && state.status === 'degraded') &&
+        named &&
+        stillServing.every((copy) => copy === 'Fourth copy for vendors'),
+    );
+  } finally {
+    await stopAll();
+    await db.destroy();
+    postgres.stop();
+  }
+
+  console.log('\nTwo site servers behind nginx, following the releases in PostgreSQL, builds from a CDN origin');
+  console.log(`| ${'check'.padEnd(48)} | ${'figures'.padEnd(150)} |    |`);
+  console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
+  for (const row of table)
+    console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
+  if (table.length !== 7 || table.some((row) => !row.ok)) process.exit(1);
+}
+
+await main();

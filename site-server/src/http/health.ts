@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { RemotesManifest } from '@gift/federation';
+import { liveVersionsOf } from '../ledger/versions.ts';
+import type { ReleasesSource } from '../remotes/builds.ts';
+
+/**
+ * `/healthz`, for a balancer: 200 while pages are composed from a good manifest (the file's own, or the last good one
+ * while the file is unusable: "degraded"); 503 when no good manifest was ever read; following a database, how long
+ * ago it last heard from it. Which versions are served and why it is degraded are for operators: on this machine, or
+ * with the HEALTH_TOKEN (a release's watch window, and raw error text, are nobody else's business).
+ */
+
+const isLoopback = (address: string) => /^(127\.|::1$|::ffff:127\.)/.test(address);
+
+/** Whether an `Authorization: Bearer` header carries `token`, compared in constant time. */
+function bearerMatches(header: string | undefined, token: string | undefined) {
+  if (!token || !header?.startsWith('Bearer ')) return false;
+  const given = createHash('sha256').update(header.slice(7)).digest();
+  return timingSafeEqual(given, createHash('sha256').update(token).digest());
+}
+
+export function serveHealth(
+  app: FastifyInstance,
+  {
+    readManifest,
+    status,
+    healthToken,
+  }: { readManifest: () => Promise<RemotesManifest>; status: ReleasesSource['status']; healthToken?: string },
+) {
+  app.get('/healthz', async (request, reply) => {
+    const served = await readManifest();
+    const { ok, problem, hasManifest, live, lastHeardMs, ...more } = status();
+    const summary = { status: ok ? 'ok' : 'degraded', ...(lastHeardMs === undefined ? {} : { lastHeardMs }) };
+    const detailed = isLoopback(request.ip) || bearerMatches(request.headers.authorization, healthToken);
+    return reply
+      .code(hasManifest ? 200 : 503)
+      .header('Cache-Control', 'no-store')
+      .send(
+        detailed
+          ? { ...summary, ...(problem ? { manifest: problem } : {}), live: live ?? liveVersionsOf(served), ...more }
+          : summary,
+      );
+  });
+}

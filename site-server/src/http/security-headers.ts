@@ -1,0 +1,82 @@
+// http/: what every answer carries and who may ask: security headers, the site's origin and host rules, health.
+import { constants as zlib } from 'node:zlib';
+import type { FastifyCompressOptions } from '@fastify/compress';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { matchRoute } from '@gift/content';
+import { earlyScriptSource, startScriptSource } from '../pages/early-script.ts';
+
+/**
+ * Helmet settings for every response. Scripts only from this origin and the configured remote origins, and
+ * inline only the page's early script, by its hash; inline style attributes stay allowed because the carousels position slides with them.
+ */
+export function helmetOptions(remoteOrigins: string[]): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", earlyScriptSource, startScriptSource, ...remoteOrigins],
+        styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
+        imgSrc: ["'self'", 'data:', ...remoteOrigins],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...remoteOrigins],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Sent only over HTTPS (below): over plain HTTP the header means nothing and breaks local use.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    // Pages and API answers are for this origin only; remote builds say `cross-origin` (remoteAssetHeaders).
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    // As `frame-ancestors 'none'` says, for browsers that read only the older header.
+    xFrameOptions: { action: 'deny' },
+  };
+}
+
+/** Geolocation only for the share-location screen; the rest of the site asks for no powerful feature. */
+export function permissionsPolicy(pathname: string): string {
+  const geolocation = matchRoute(pathname)?.route.remote === 'share_location' ? '(self)' : '()';
+  return `geolocation=${geolocation}, camera=(), microphone=(), payment=(), usb=(), interest-cohort=()`;
+}
+
+/** Remote builds under `/remotes/` may be loaded by another origin of the deployment (a preview, a CDN's copy). */
+export function remoteAssetHeaders(request: FastifyRequest, reply: FastifyReply) {
+  if (request.url.startsWith('/remotes/')) reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+}
+
+export function addTransportHeaders(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('Permissions-Policy', permissionsPolicy(request.url.split('?')[0] ?? '/'));
+  if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+}
+
+/**
+ * Every answer's security and transport headers: Helmet's middleware, made once (@fastify/helmet makes it again for
+ * every request, parsing the CSP each time, which cost a tenth of a page's answer time here), then the headers that
+ * depend on the request, and its id.
+ */
+export function addSecurityHeaders(app: FastifyInstance, remoteOrigins: string[]) {
+  const securityHeaders = helmet(helmetOptions(remoteOrigins));
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
+  app.addHook('onSend', (request, reply, payload, done) => {
+    addTransportHeaders(request, reply);
+    remoteAssetHeaders(request, reply);
+    reply.header('X-Request-Id', request.id);
+    done(null, payload);
+  });
+}
+
+/** Compression of the answers not already compressed (pages kept in memory and built files carry their own). */
+export const answerCompression: FastifyCompressOptions = {
+  global: true,
+  threshold: 1024,
+  // What pages.ts keeps compressed offers these two; the rest is compressed here per answer, with the same choice.
+  encodings: ['br', 'gzip'],
+  brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
+};

@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { remotes, type RemoteName } from '@gift/federation';
+import { fileLedger, ReleaseError, type ReleaseLedger } from './ledger.ts';
+
+/**
+ * Where the releases of a site live and how one changes them: the settings the release tool and the serving side
+ * share, a remote's lock (one switch of a remote at a time, whoever makes it), and the watch's conditional rollback.
+ */
+
+export interface ReleaseSettings {
+  /** Workspace root, where each remote's folder and build are. */
+  root: string;
+  /** The folder of deployed builds: `<remote folder>/<version>/` (REMOTES_DIR, as the site server reads it). */
+  remotesDir: string;
+  /** The manifest the site server reads on every request (REMOTES_MANIFEST). */
+  manifestFile: string;
+  /** Where `remotesDir` is published: `/remotes/` when the site serves it, a CDN's URL otherwise. */
+  remotesBaseUrl?: string;
+  /** Where what is live and each version's events are kept: PostgreSQL's tables, or by default `manifestFile`. */
+  ledger?: ReleaseLedger;
+}
+
+const fileLedgers = new WeakMap<ReleaseSettings, ReleaseLedger>();
+/** The settings' ledger: the database's when given, the manifest file's otherwise. */
+export function ledgerOf(settings: ReleaseSettings): ReleaseLedger {
+  if (settings.ledger) return settings.ledger;
+  let ledger = fileLedgers.get(settings);
+  if (!ledger) fileLedgers.set(settings, (ledger = fileLedger(settings)));
+  return ledger;
+}
+
+/** The folder of a remote's published versions. */
+export const versionsDir = (settings: ReleaseSettings, remote: RemoteName) =>
+  join(settings.remotesDir, remotes[remote].folder);
+
+/**
+ * Holds a remote's release lock (one release of a remote at a time) while `work` runs; `onWait` hears when another
+ * release of the same remote holds it, before this one waits for it.
+ */
+export async function oneReleaseAtATime<T>(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  work: () => Promise<T>,
+  onWait: () => void = () => {},
+) {
+  mkdirSync(versionsDir(settings, remote), { recursive: true });
+  const lock = (retries: number) =>
+    lockfile.lock(versionsDir(settings, remote), {
+      lockfilePath: join(versionsDir(settings, remote), '.release.lock'),
+      stale: 60_000,
+      update: 10_000,
+      retries: { retries, minTimeout: 1000, maxTimeout: 5000, factor: 1.2 },
+      onCompromised: (error) => {
+        throw error;
+      },
+    });
+  const unlock = await lock(0)
+    .catch(() => {
+      onWait();
+      return lock(120);
+    })
+    .catch((error: unknown) => {
+      throw new ReleaseError(`Another release of ${remote} is still under way: ${(error as Error).message}`);
+    });
+  try {
+    return await work();
+  } finally {
+    await unlock();
+  }
+}
+
+/**
+ * The release watch's rollback: back from `from` to `to`, only if `from` is still live (a release made meanwhile, or
+ * another server's watch, wins), with `why` recorded against `from`. Resolves with the versions switched, or
+ * undefined when nothing changed.
+ */
+export async function watchRollback(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  { from, to, why }: { from: string; to: string; why: string },
+): Promise<{ from: string; to: string } | undefined> {
+  return oneReleaseAtATime(settings, remote, async () => {
+    const ledger = ledgerOf(settings);
+    if (!(await ledger.versions(remote)).includes(to)) return undefined;
+    // Only while `from` is live, checked in the same step as the switch: another server's watch may be first.
+    const switched = await ledger.switchTo(
+      remote,
+      to,
+      [
+        { version: from, event: { event: 'rolled-back', why } },
+        { version: to, event: { event: 'live', how: 'rollback' } },
+      ],
+      from,
+    );
+    return switched && { from, to };
+  });
+}

@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import { closeOnSignal, databaseName, loggerOptions, openMigratedDatabase } from 'api';
+import { postgresLedger } from './ledger/ledger.ts';
+import { buildCache } from './remotes/build-cache.ts';
+import { databaseReleases, type DatabaseReleases } from './remotes/database-releases.ts';
+import { createSiteServer } from './server.ts';
+import { siteSettings } from './settings.ts';
+import { startReleaseWatch } from './watch/release-watch.ts';
+
+/** The site server as it runs: settings from the environment, the database, the server, the release watch. */
+
+const settings = siteSettings(process.env, fileURLToPath(new URL('../..', import.meta.url)));
+const { root, config, remotesDir, manifestFile, remotesBaseUrl, followsDatabase } = settings;
+const db = await openMigratedDatabase(config);
+let releases: DatabaseReleases | undefined;
+
+const app = await createSiteServer({
+  ...settings,
+  releases: followsDatabase
+    ? (log) =>
+        (releases = databaseReleases({
+          databaseUrl: config.databaseUrl!,
+          log,
+          cache: settings.fromCdn
+            ? buildCache({ dir: remotesDir!, baseUrl: remotesBaseUrl!, ...settings.cache, log })
+            : undefined,
+        }))
+    : undefined,
+  logger: loggerOptions(settings.logLevel),
+  trustProxy: config.trustProxy,
+  api: { db, config },
+});
+
+// The release watch (deployed remotes only): a promoted version that made things worse in the field is rolled back.
+if (remotesDir && (manifestFile || followsDatabase) && settings.watch.minutes > 0) {
+  const stop = startReleaseWatch({
+    settings: {
+      root,
+      remotesDir,
+      manifestFile: manifestFile ?? '',
+      remotesBaseUrl,
+      ledger: followsDatabase ? postgresLedger(db, remotesBaseUrl) : undefined,
+    },
+    db,
+    log: app.log,
+    ...settings.watch,
+    webhooks: Boolean(config.webhookUrl),
+  });
+  app.addHook('onClose', async () => stop());
+}
+
+const following = releases as DatabaseReleases | undefined;
+if (following) {
+  app.addHook('onClose', () => following.close());
+  // Listening only once the live builds are here: a balancer sends no visitor to a server that has nothing to show.
+  const waiting = setTimeout(() => app.log.warn('still reading the releases from PostgreSQL'), 5_000);
+  await following.ready();
+  clearTimeout(waiting);
+}
+
+closeOnSignal(app, db);
+
+await app.listen({ port: settings.port, host: settings.host });
+console.log(`The site is running at http://${settings.host}:${settings.port} (data in ${databaseName(config)})`);

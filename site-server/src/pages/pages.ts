@@ -1,0 +1,223 @@
+// pages/: every page the site answers: prerendered, rendered on demand, kept in memory compressed with its ETag.
+import { join } from 'node:path';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type PageRoute } from '@gift/content';
+import { manifestElement, type RemotesManifest } from '@gift/federation';
+import type { FormOutcomeCookies } from 'api';
+import { revalidate } from '../remotes/builds.ts';
+import { onDemandPages } from './on-demand-pages.ts';
+import { keptPageForms, sendPageForm, sendPageOnce } from './page-forms.ts';
+import { allowingOverrides, overrideBar, withOverrides, type Overrides } from '../previews/overrides.ts';
+import { previewBar, withPreviews, type Previews } from '../previews/preview.ts';
+import {
+  createPageRenderer,
+  notFoundKey,
+  prerenderedDir,
+  shellServerBuild,
+  siteUrlPlaceholder,
+  type PrerenderedIndex,
+} from './prerender.ts';
+import { watchedFile, type WatchedFile } from '../remotes/watched-file.ts';
+
+/**
+ * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
+ * on request for addresses that vary, a native form post's outcome or a remote released since the prerender,
+ * otherwise the shell's HTML; 301 for another spelling of a page's address, 404 for no page. What every visitor of
+ * a page gets is kept in memory, compressed once, with an ETag (page-forms.ts); files are read when they change.
+ */
+export function pageSender({
+  root,
+  remotesDir,
+  remotesBaseUrl,
+  remoteOrigins,
+  readManifest,
+  previews,
+  overrides,
+  formOutcomes,
+  log,
+}: {
+  root: string;
+  remotesDir?: string;
+  remotesBaseUrl?: string;
+  remoteOrigins: string[];
+  readManifest: () => Promise<RemotesManifest>;
+  previews: Previews;
+  overrides: Overrides;
+  /** The outcomes of native form posts, signed by the API: none shown without it. */
+  formOutcomes?: FormOutcomeCookies;
+  log: FastifyBaseLogger;
+}) {
+  const indexPath = join(root, 'shell', 'dist', 'index.html');
+  // Re-read when the shell is rebuilt or redeployed, so the HTML never points at assets that are gone.
+  const indexFile = watchedFile(indexPath, (html) => html);
+  const indexHtml = () => {
+    const html = indexFile();
+    if (html === undefined) throw new Error('The shell is not built: shell/dist/index.html is missing');
+    return html;
+  };
+  indexHtml();
+  const pagesDir = prerenderedDir(root);
+  const pagesIndex = watchedFile(join(pagesDir, 'pages.json'), (text) => JSON.parse(text) as PrerenderedIndex);
+  const pageFiles = new Map<string, WatchedFile<string>>();
+  const prerenderedHtml = (file: string) => {
+    if (!pageFiles.has(file))
+      pageFiles.set(
+        file,
+        watchedFile(join(pagesDir, file), (html) => html),
+      );
+    return pageFiles.get(file)!();
+  };
+  // The shell's HTML named for a page, made once per page and shell build: the same string until the shell changes.
+  const shellPages = new Map<string, { index: string; html: string }>();
+  const shellPage = (key: string, route: PageRoute | undefined) => {
+    const index = indexHtml();
+    const known = shellPages.get(key);
+    if (known?.index === index) return known.html;
+    const metadata = route
+      ? { title: route.title, description: route.description, path: key }
+      : { ...notFoundMetadata, path: key };
+    const html = index.replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder));
+    shellPages.set(key, { index, html });
+    return html;
+  };
+  const keptPages = keptPageForms({ log });
+  // The manifest's element, made once per manifest (the same object comes back until the file changes).
+  const elements = new WeakMap<RemotesManifest, string>();
+  const elementOf = (manifest: RemotesManifest) => {
+    let element = elements.get(manifest);
+    if (element === undefined) elements.set(manifest, (element = manifestElement(manifest, remoteOrigins)));
+    return element;
+  };
+  // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
+  // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
+  const shellBuild = watchedFile(shellServerBuild(root), () => true);
+  let renderer: { version: string; made: ReturnType<typeof createPageRenderer> } | undefined;
+  const pageRenderer = () => {
+    if (!shellBuild()) return undefined;
+    const version = `${shellBuild.version()}.${indexFile.version()}`;
+    if (renderer?.version !== version) {
+      renderer = { version, made: createPageRenderer({ root, remotesDir, remotesBaseUrl }) };
+    }
+    return renderer;
+  };
+  const renderedLive = onDemandPages();
+  const renderOnRequest = async (
+    route: PageRoute,
+    path: string,
+    request: FastifyRequest,
+    manifest: RemotesManifest,
+    actionData?: unknown,
+  ) => {
+    try {
+      const made = await pageRenderer()?.made;
+      return (await made?.renderPage(route, path, manifest, actionData))?.document;
+    } catch (error) {
+      // The browser can still render the page: a server-side failure must never cost the visitor the page.
+      request.log.error({ err: error, path: route.path }, 'Rendering a page on the server failed');
+      return undefined;
+    }
+  };
+
+  /**
+   * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
+   * page rendered now for addresses that vary, with the outcome of a native form post, or with a version of its
+   * remote that this browser previews; a page rendered (once) with the live build of its remote; otherwise the
+   * shell's HTML, whose router renders it in the browser. `shared`: the same for every visitor of this address until
+   * a build changes, so it may be kept in memory; a page whose content depends on its address (a share link) never
+   * is, however it was made, or any invented address would cost a compression and a place in memory.
+   */
+  const pageHtml = async (
+    key: string,
+    route: PageRoute | undefined,
+    request: FastifyRequest,
+    manifest: RemotesManifest,
+    {
+      formOutcome,
+      previewed = false,
+      inBrowser = false,
+    }: { formOutcome?: unknown; previewed?: boolean; inBrowser?: boolean },
+  ): Promise<{ html: string; shared: boolean }> => {
+    const shared = !route || route.prerender;
+    // A remote served from the developer's machine: this server has no build of it to render with.
+    if (inBrowser) return { html: shellPage(key, route), shared: false };
+    if ((formOutcome !== undefined || previewed) && route) {
+      const rendered = await renderOnRequest(route, key, request, manifest, formOutcome);
+      if (rendered) return { html: rendered, shared: false };
+    }
+    // A previewed page is neither the prerendered one nor kept for the next visitors.
+    if (!previewed) {
+      const page = pagesIndex()?.[key];
+      if (page && (!page.remote || manifest[page.remote] === page.entry)) {
+        const html = prerenderedHtml(page.file);
+        if (html !== undefined) return { html, shared };
+      }
+      if (route && !route.prerender) {
+        const rendered = await renderOnRequest(route, key, request, manifest);
+        if (rendered) return { html: rendered, shared: false };
+      }
+      // The manifest names a build of the page's remote that was released after the prerender: the page is
+      // rendered with it now, once, and kept for the next visitors until the remote or the shell changes again.
+      const entry = route && manifest[route.remote];
+      if (route && entry) {
+        const build = `${entry} ${pageRenderer()?.version}`;
+        const rendered = await renderedLive(key, build, () => renderOnRequest(route, key, request, manifest));
+        if (rendered) return { html: rendered, shared };
+      }
+    }
+    // Rendered in the browser: the head still names the page for search engines and link previews.
+    return { html: shellPage(key, route), shared };
+  };
+
+  const sendPage = async (path: string, origin: string, request: FastifyRequest, reply: FastifyReply) => {
+    const match = matchRoute(path);
+    // Another spelling of a page's address (`/PRIVACY`) is sent to the page: one address per page, everywhere.
+    if (match && match.canonicalPath !== withoutTrailingSlash(path)) {
+      return reply
+        .code(301)
+        .header('Location', match.canonicalPath + request.url.slice(path.length))
+        .send();
+    }
+    const found = match !== undefined;
+    const key = match ? match.canonicalPath : notFoundKey;
+    // A form posted natively came back here (Post/Redirect/Get): shown once, never cached, since it holds what
+    // the visitor typed.
+    const formOutcome = found ? formOutcomes?.read(request, key) : undefined;
+    if (formOutcome) formOutcomes?.clear(request, reply, key);
+    // A browser with a preview cookie gets the version it previews in place of the live one, with a bar that says so.
+    const grants = previews.grantsOf(request, reply);
+    const previewed = grants.some((grant) => grant.remote === match?.route.remote);
+    // A developer's browser may compose the site with a remote from its own machine (`pnpm dev:remote`).
+    const local = overrides.overridesOf(request, reply);
+    const inBrowser = local.some((override) => override.remote === match?.route.remote);
+    // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
+    const manifest = withOverrides(withPreviews(await readManifest(), grants, remotesBaseUrl), local);
+    // The shell loads remote code only from the origins this element names: a local entry's origin joins them.
+    const element = local.length
+      ? manifestElement(manifest, [...remoteOrigins, ...local.map(({ entry }) => new URL(entry).origin)])
+      : elementOf(manifest);
+    const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed, inBrowser });
+    const bars = `${grants.length ? previewBar(grants, path) : ''}${local.length ? overrideBar(local, path) : ''}`;
+    const make = () => {
+      const html = page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`);
+      return bars ? html.replace(/<body([^>]*)>/, (body) => `${body}${bars}`) : html;
+    };
+    if (local.length) {
+      const policy = reply.raw.getHeader('content-security-policy');
+      if (typeof policy === 'string') reply.header('Content-Security-Policy', allowingOverrides(policy, local));
+    }
+    const personal = grants.length > 0 || local.length > 0;
+    reply
+      .code(found ? 200 : 404)
+      // What one browser previews or overrides is for it alone: never kept by a cache, shared or its own.
+      .header('Cache-Control', personal ? 'private, no-store' : formOutcome ? 'no-store' : revalidate)
+      // Beside what `withOrigin` said about Host: the page also shows a native form post's outcome, from cookies.
+      .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
+      .type('text/html; charset=utf-8');
+    if (page.shared && !personal && formOutcome === undefined) {
+      return sendPageForm(request, reply, await keptPages.formsOf(`${origin}\n${key}`, page.html, element, make));
+    }
+    return sendPageOnce(request, reply, make());
+  };
+
+  return sendPage;
+}

@@ -1,0 +1,310 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ComponentType } from 'react';
+import {
+  metadataTags,
+  notFoundMetadata,
+  notFoundPrerenderedRoute,
+  organizationJsonLd,
+  pageRoutes,
+  paths,
+  type PageRoute,
+} from '@gift/content';
+import {
+  integrityFile,
+  remoteEntryFile,
+  remoteServedAt,
+  remotes,
+  ssrOutDir,
+  type RemoteName,
+  type RemotesManifest,
+} from '@gift/federation';
+import { earlyScriptTag, startScript } from './early-script.ts';
+import { resolveSharedModules } from './shared-modules.ts';
+import { defaultRemotesBaseUrl } from '../ledger/versions.ts';
+
+/** The shell's server build, which renders the routes. */
+export const shellServerBuild = (root: string) => join(root, 'shell', ssrOutDir, 'prerender.js');
+
+/** Where prerendered pages are written, and the index the site server reads them by. */
+export const prerenderedDir = (root: string) => join(root, 'shell', 'dist-pages');
+export const siteUrlPlaceholder = '%SITE_URL%';
+
+/** One prerendered page: its file, and the remote build it was rendered with. */
+export interface PrerenderedPage {
+  file: string;
+  status: number;
+  remote?: RemoteName;
+  entry?: string;
+}
+export type PrerenderedIndex = Record<string, PrerenderedPage>;
+
+interface ShellServerBuild {
+  renderPage(
+    url: string,
+    load: (route: PageRoute) => Promise<{ ok: true; Page: ComponentType } | { ok: false; reason: 'failed' }>,
+    actionData?: unknown,
+  ): Promise<{ status: number; html: string }>;
+}
+
+interface FederationManifest {
+  exposes: { path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[] } } }[];
+}
+
+/** Pages whose content depends on the address alone (the route table says which). */
+export const prerenderedRoutes = pageRoutes.filter((route) => route.prerender);
+
+export const notFoundKey = '404';
+
+/**
+ * The folder a remote's entry URL is served from, on disk: a local build, or a deploy under REMOTES_DIR, which is
+ * served at `remotesBaseUrl` (by this server, or by a CDN that publishes the same folder).
+ */
+export function remoteFolderOnDisk(
+  root: string,
+  remote: RemoteName,
+  entry: string,
+  remotesDir?: string,
+  remotesBaseUrl = defaultRemotesBaseUrl,
+) {
+  const path = entry.split('?')[0]!;
+  if (remotesDir) {
+    if (!path.startsWith(remotesBaseUrl) || !path.endsWith(`/${remoteEntryFile}`)) return undefined;
+    const relative = path.slice(remotesBaseUrl.length, -remoteEntryFile.length);
+    return relative.split('/').includes('..') ? undefined : join(remotesDir, relative);
+  }
+  return path === `${remoteServedAt(remote)}${remoteEntryFile}`
+    ? join(root, remotes[remote].folder, 'dist')
+    : undefined;
+}
+
+/** Imports a build's module as it is on disk now, not as an earlier prerender in this process saw it. */
+const importFresh = (file: string) => import(`${pathToFileURL(file).href}?v=${statSync(file).mtimeMs}`);
+
+/**
+ * A render that failed inside a Suspense boundary leaves it to the browser; React's development build also writes the
+ * error's message and stack (with the server's paths) into the page. Visitors never see them: the log has them.
+ */
+export const withoutServerErrors = (html: string) => html.replace(/ data-(?:msg|stck|cstck)="[^"]*"/g, '');
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** A published build's Subresource Integrity by path (its `integrity.json`); none for a workspace's own build. */
+function integrityOf(folder: string): Record<string, string> {
+  const file = join(folder, integrityFile);
+  if (!existsSync(file)) return {};
+  const integrity = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(integrity).filter(
+      (pair): pair is [string, string] =>
+        typeof pair[1] === 'string' && /^sha(256|384|512)-[A-Za-z0-9+/=]+$/.test(pair[1]),
+    ),
+  );
+}
+
+/** The attributes that make the browser check a file against its recorded hash (CORS on a CDN). */
+const integrityAttributes = (value: string | undefined) =>
+  value ? ` integrity="${value}" crossorigin="anonymous"` : '';
+
+/** Without scripts nothing animates into view: show what would have. */
+const noScriptStyle = '<noscript><style>[data-reveal]{opacity:1!important;transform:none!important}</style></noscript>';
+
+/** A page as a whole HTML document, and the remote build it was rendered with. */
+export interface RenderedPage {
+  document: string;
+  status: number;
+  entry?: string;
+}
+
+/** A chunk of a Vite build manifest (`dist/.vite/manifest.json`). */
+interface ViteManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+/**
+ * Every chunk the shell runs before it can render anything: its entry's static imports, and the federation
+ * runtime's own entries (host init, shared modules, the host's container), which the runtime imports one after
+ * the other at start. Preloaded together, they arrive in one round of requests instead of a chain of them.
+ */
+export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  for (const key of Object.keys(manifest)) {
+    if (key === 'index.html' || key.startsWith('virtual:mf')) visit(key);
+  }
+  return [...files].filter((file) => file.endsWith('.js')).map((file) => `/${file}`);
+}
+
+/**
+ * Renders pages of the composed site to HTML documents: the shell's routes from its server build, each page from
+ * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head names
+ * every script the page runs at start (the shell's, the remote's entry, the page's chunks) to the start script,
+ * which requests them all at once after the first paint, in parallel and without a chain.
+ */
+export async function createPageRenderer(options: { root: string; remotesDir?: string; remotesBaseUrl?: string }) {
+  const { root, remotesDir, remotesBaseUrl } = options;
+  resolveSharedModules();
+  const template = readFileSync(join(root, 'shell', 'dist', 'index.html'), 'utf8');
+  const shell = (await importFresh(shellServerBuild(root))) as ShellServerBuild;
+
+  // The shell's entry, which Vite's HTML names (the federation plugin writes it, outside the build manifest).
+  const shellEntry = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
+  if (!shellEntry) throw new Error("shell/dist/index.html has no module script: is the shell's build complete?");
+  const shellChunks = shellStartupChunks(
+    JSON.parse(readFileSync(join(root, 'shell', 'dist', '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      ViteManifestChunk
+    >,
+  );
+  const lean = template
+    .replace(/<script type="module" crossorigin src="[^"]+"><\/script>\s*/, '')
+    .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '')
+    .replace(/<title>[^<]*<\/title>\s*/, '')
+    // The shell's note for browsers without JavaScript is for pages that need it to show anything.
+    .replace(/<noscript>[^<]*<\/noscript>\s*/, '');
+
+  const toDocument = (
+    html: string,
+    head: string[],
+    rootAttributes: Record<string, string>,
+    preloads: string[],
+    integrity: Record<string, string> = {},
+  ) => {
+    const attributes = Object.entries(rootAttributes)
+      .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+      .join('');
+    const scripts = [...new Set([...shellChunks, ...preloads])];
+    const integrities = scripts.map((url) => integrity[url] ?? '-');
+    const start = `<script data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
+      scripts.join(' '),
+    )}"${
+      integrities.some((value) => value !== '-') ? ` data-integrity="${escapeAttribute(integrities.join(' '))}"` : ''
+    }>${startScript}</script>`;
+    return lean
+      .replace('</head>', `  ${[earlyScriptTag, ...head, start].join('\n    ')}\n  </head>`)
+      .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
+  };
+
+  /**
+   * One page at `path` (which `route` matches), or undefined when its remote has no server build here;
+   * `actionData` is the outcome of a native form post that the page shows.
+   */
+  async function renderPage(route: PageRoute, path: string, manifest: RemotesManifest, actionData?: unknown) {
+    const entry = manifest[route.remote];
+    const folder = entry && remoteFolderOnDisk(root, route.remote, entry, remotesDir, remotesBaseUrl);
+    const serverModule = folder && join(folder, 'ssr', `${route.module.replace(/^\.\//, '')}.js`);
+    if (!entry || !folder || !serverModule || !existsSync(serverModule)) return undefined;
+    const { default: Page } = (await importFresh(serverModule)) as { default: ComponentType };
+    const rendered = await shell.renderPage(
+      `http://prerender.invalid${path}`,
+      async (candidate) => (candidate.path === route.path ? { ok: true, Page } : { ok: false, reason: 'failed' }),
+      actionData,
+    );
+    const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
+    // The server build names its files where a workspace build is served; a deploy may serve them elsewhere.
+    const html = withoutServerErrors(rendered.html).replaceAll(remoteServedAt(route.remote), base);
+    const federation = JSON.parse(readFileSync(join(folder, 'mf-manifest.json'), 'utf8')) as FederationManifest;
+    const assets = federation.exposes.find((expose) => expose.path === route.module)?.assets;
+    const integrity = integrityOf(folder);
+    const head = [
+      metadataTags({ title: route.title, description: route.description, path }, siteUrlPlaceholder),
+      ...(assets?.css.sync ?? []).map(
+        (css) =>
+          `<link rel="stylesheet" href="${escapeAttribute(base + css)}"${integrityAttributes(integrity[css])} />`,
+      ),
+      noScriptStyle,
+      ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
+    ];
+    const rootAttributes = {
+      'data-prerendered-route': route.path,
+      'data-remote-entry': entry,
+      ...(actionData === undefined ? {} : { 'data-action-data': JSON.stringify(actionData) }),
+    };
+    // The page's chunks, and the wrappers through which the remote reads the shell's shared modules: the manifest
+    // lists those as loaded on demand, but every page of the remote asks for them as it starts.
+    const startup = [
+      ...(assets?.js.sync ?? []),
+      ...(assets?.js.async ?? []).filter((js) => js.includes('__loadShare__')),
+    ];
+    const byUrl = Object.fromEntries(
+      [
+        [entry, integrity[remoteEntryFile]] as const,
+        ...startup.map((js) => [base + js, integrity[js]] as const),
+      ].filter((pair): pair is readonly [string, string] => pair[1] !== undefined),
+    );
+    const document = toDocument(html, head, rootAttributes, [entry, ...startup.map((js) => base + js)], byUrl);
+    return { document, status: rendered.status, entry } satisfies RenderedPage;
+  }
+
+  async function renderNotFound(): Promise<RenderedPage> {
+    const rendered = await shell.renderPage('http://prerender.invalid/__not-found__', async () => ({
+      ok: false,
+      reason: 'failed',
+    }));
+    const head = [
+      metadataTags({ ...notFoundMetadata, path: '/404' }, siteUrlPlaceholder),
+      '<meta name="robots" content="noindex" />',
+    ];
+    return {
+      document: toDocument(
+        withoutServerErrors(rendered.html),
+        head,
+        { 'data-prerendered-route': notFoundPrerenderedRoute },
+        [],
+      ),
+      status: rendered.status,
+    };
+  }
+
+  return { renderPage, renderNotFound };
+}
+
+/**
+ * Renders every public page whose remote is in the manifest and has a server build into `shell/dist-pages`.
+ * Pages whose remote is missing are left to the browser. Runs after a build and again whenever the manifest
+ * points a remote elsewhere.
+ */
+export async function prerenderSite(options: {
+  root: string;
+  manifest: RemotesManifest;
+  remotesDir?: string;
+  remotesBaseUrl?: string;
+}) {
+  const { root, manifest } = options;
+  const renderer = await createPageRenderer(options);
+  const outDir = prerenderedDir(root);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const index: PrerenderedIndex = {};
+  const skipped: string[] = [];
+  const write = (key: string, document: string) => {
+    const file = `${key === '/' ? 'index' : key.replace(/^\//, '').replace(/\//g, '__')}.html`;
+    writeFileSync(join(outDir, file), document);
+    return file;
+  };
+
+  for (const route of prerenderedRoutes) {
+    const page = await renderer.renderPage(route, route.path, manifest);
+    if (!page) {
+      skipped.push(route.path);
+      continue;
+    }
+    index[route.path] = {
+      file: write(route.path, page.document),
+      status: page.status,
+      remote: route.remote,
+      entry: page.entry,
+    };
+  }
+  const notFound = await renderer.renderNotFound();
+  index[notFoundKey] = { file: write(notFoundKey, notFound.document), status: notFound.status };
+  writeFileSync(join(outDir, 'pages.json'), `${JSON.stringify(index, null, 2)}\n`);
+  return { index, skipped };
+}

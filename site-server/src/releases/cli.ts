@@ -1,0 +1,203 @@
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openMigratedDatabase, printable, type Db } from 'api';
+import { remoteNames, remotes, type RemoteName } from '@gift/federation';
+import { postgresLedger } from '../ledger/ledger.ts';
+import { maxPreviewHours, previewPath, signPreview } from '../ledger/preview-links.ts';
+import {
+  ReleaseError,
+  promote,
+  publishCandidate,
+  release,
+  releases,
+  remoteNamed,
+  requirePublished,
+  rollback,
+  switches,
+  type ReleaseSettings,
+  type Switch,
+} from './release.ts';
+import { siteOrigin } from '../site.ts';
+
+/**
+ * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
+ * REMOTES_BASE_URL):
+ *   pnpm release <remote> [--candidate] [--prebuilt | --from <dir>] [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm release --all [--prebuilt] [--force --reason "<why>"]   every remote, one after the other (a rehearsal)
+ *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm rollback <remote> [version] [--force --reason "<why>"]
+ *   pnpm releases [remote]                                every remote when none is named
+ *   pnpm preview-link <remote> <version> [--hours 24]     (PREVIEW_SECRET, PUBLIC_SITE_URL)
+ */
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+// pnpm runs this script in its package's folder; paths are meant from where the command was typed.
+const typedIn = process.env.INIT_CWD ?? process.cwd();
+const path = (value: string) => (isAbsolute(value) ? value : resolve(typedIn, value));
+
+let db: Db | undefined;
+let known: ReleaseSettings | undefined;
+
+/**
+ * The site servers' settings: REMOTES_DIR, and where the releases live: PostgreSQL's tables when DATABASE_URL names
+ * one (the site servers follow them), the manifest file REMOTES_MANIFEST otherwise.
+ */
+async function settings(): Promise<ReleaseSettings> {
+  if (known) return known;
+  const { REMOTES_DIR, REMOTES_MANIFEST, REMOTES_BASE_URL, DATABASE_URL } = process.env;
+  if (!REMOTES_DIR || (!REMOTES_MANIFEST && !DATABASE_URL)) {
+    throw new ReleaseError(
+      'Set REMOTES_DIR (the folder of deployed builds) and DATABASE_URL (the site servers\u2019 PostgreSQL) or ' +
+        'REMOTES_MANIFEST (the manifest file), as the site server has them.',
+    );
+  }
+  if (DATABASE_URL) db = await openMigratedDatabase({ databaseUrl: DATABASE_URL, dataDir: '' });
+  known = {
+    root,
+    remotesDir: path(REMOTES_DIR),
+    manifestFile: REMOTES_MANIFEST ? path(REMOTES_MANIFEST) : '',
+    remotesBaseUrl: REMOTES_BASE_URL,
+    ledger: db && postgresLedger(db, REMOTES_BASE_URL),
+  };
+  return known;
+}
+
+function printSwitch(change: Switch) {
+  console.log(`${change.remote}: ${printable(change.from ?? '(none)')} -> ${printable(change.to)}`);
+  console.log(`  manifest: ${change.entry}`);
+  console.log(`  ${change.changes}`);
+  if (change.missing.length) {
+    console.log(`  the manifest names no build of ${change.missing.join(', ')}: their pages show "unavailable"`);
+  }
+}
+
+const options = {
+  candidate: { type: 'boolean' },
+  prebuilt: { type: 'boolean' },
+  from: { type: 'string' },
+  force: { type: 'boolean' },
+  reason: { type: 'string' },
+  'allow-heavier': { type: 'boolean' },
+  hours: { type: 'string' },
+  all: { type: 'boolean' },
+} as const;
+
+/** `--force` and `--reason` go together: a release that skips the checks says why. */
+function forced(values: { force?: boolean; reason?: string }) {
+  if (values.force && !values.reason?.trim())
+    throw new ReleaseError('--force needs --reason "<why the checks are skipped>".');
+  if (!values.force && values.reason !== undefined) throw new ReleaseError('--reason goes with --force.');
+  return values.force ? { reason: values.reason!.trim() } : undefined;
+}
+
+async function previewLink(remoteName: string | undefined, version: string | undefined, hoursText = '24') {
+  const remote = remoteNamed(remoteName);
+  if (!version)
+    throw new ReleaseError(`Name a version of ${remotes[remote].folder}: see pnpm releases ${remotes[remote].folder}.`);
+  await requirePublished(await settings(), remote, version);
+  const secret = process.env.PREVIEW_SECRET ?? '';
+  if (secret.length < 32) {
+    throw new ReleaseError(
+      'Set PREVIEW_SECRET (32 characters or more) to the site server\u2019s: previews are off without it.',
+    );
+  }
+  const hours = Number(hoursText);
+  if (!(hours > 0 && hours <= maxPreviewHours)) {
+    throw new ReleaseError(`--hours takes a number above 0 and at most ${maxPreviewHours}, got "${hoursText}".`);
+  }
+  const site = siteOrigin(process.env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4173}`);
+  const expires = Date.now() + hours * 3_600_000;
+  const token = signPreview({ remote, version, expires }, secret);
+  console.log(`${site}${previewPath}?token=${token}`);
+  console.error(
+    `Shows ${remotes[remote].folder} ${version} on the live site to whoever opens it, in that browser only, until ` +
+      `${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC or until they end the preview.`,
+  );
+}
+
+/** `pnpm releases <remote>`: a heading line, then every version, oldest first, the live one starred. */
+async function printReleases(remote: RemoteName) {
+  const list = await releases(await settings(), remote);
+  console.log(`${remotes[remote].folder}:${list.length === 0 ? ' no released version' : ''}`);
+  for (const entry of list) {
+    // A verdict quotes reasons and a page's console as they were given: shown on one line, escape codes made visible.
+    const verdict = printable(entry.verdict);
+    console.log(`${entry.live ? '*' : ' '} ${printable(entry.version)}  ${verdict}${entry.live ? '  (live)' : ''}`);
+  }
+  const history = (await switches(await settings(), remote)).slice(0, recentSwitches);
+  if (history.length) console.log(`  switches, newest first:`);
+  for (const change of history) {
+    const at = `${change.at.slice(0, 16).replace('T', ' ')} UTC`;
+    console.log(`    ${at}  ${change.how.padEnd(8)}  -> ${printable(change.version)}  (${printable(change.who)})`);
+  }
+}
+
+/** How many of a remote's switches `pnpm releases` lists. */
+const recentSwitches = 5;
+
+async function main(args: string[]) {
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true });
+  const [command, name, version] = positionals;
+  const log = (line: string) => console.log(line);
+  if (command === 'preview-link') return previewLink(name, version, values.hours);
+  if (command === 'releases' && name === undefined) {
+    for (const remote of remoteNames) await printReleases(remote);
+    return;
+  }
+  if (command === 'release' && values.all) {
+    if (name !== undefined) throw new ReleaseError('Name a remote or give --all, not both.');
+    if (values.candidate || values.from)
+      throw new ReleaseError('--all releases each remote\u2019s own build: no --candidate or --from.');
+    for (const remote of remoteNames) {
+      printSwitch(await release(await settings(), remote, { prebuilt: values.prebuilt, force: forced(values), log }));
+    }
+    return;
+  }
+  const remote = remoteNamed(name);
+  if (command === 'release') {
+    if (values.prebuilt && values.from) throw new ReleaseError('Give --prebuilt or --from, not both.');
+    const publish = { prebuilt: values.prebuilt, from: values.from && path(values.from), log };
+    if (values.candidate) {
+      const candidate = await publishCandidate(await settings(), remote, publish);
+      const folder = remotes[remote].folder;
+      console.log(`${folder}: published ${candidate} as a candidate; nothing went live.`);
+      console.log(`  look at it:  pnpm preview-link ${folder} ${candidate}`);
+      console.log(`  release it:  pnpm promote ${folder} ${candidate}`);
+    } else {
+      printSwitch(
+        await release(await settings(), remote, {
+          ...publish,
+          force: forced(values),
+          allowHeavier: values['allow-heavier'],
+        }),
+      );
+    }
+  } else if (command === 'promote') {
+    if (!version) throw new ReleaseError(`Name the version to promote: see pnpm releases ${remotes[remote].folder}.`);
+    printSwitch(
+      await promote(await settings(), remote, version, {
+        force: forced(values),
+        allowHeavier: values['allow-heavier'],
+        log,
+      }),
+    );
+  } else if (command === 'rollback') {
+    printSwitch(await rollback(await settings(), remote, version, { force: forced(values) }));
+  } else if (command === 'releases') {
+    await printReleases(remote);
+  } else {
+    throw new ReleaseError(`Unknown command "${command}": release, promote, rollback, releases or preview-link.`);
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof ReleaseError) && (error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    throw error;
+  }
+  console.error(printable(error instanceof Error ? error.message : String(error), { multiline: true }));
+  process.exitCode = 1;
+} finally {
+  await db?.destroy();
+}

@@ -1,0 +1,238 @@
+// releases/: the release tool teams run: publish, check, promote, roll back, list; it meets the server at ledger/.
+import { join } from 'node:path';
+import { printable } from 'api';
+import { remoteNames, remotes, type RemoteName } from '@gift/federation';
+import { checkCandidate, type CheckReport } from './checks.ts';
+import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
+import { ReleaseError } from '../ledger/ledger.ts';
+import { ledgerOf, oneReleaseAtATime, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
+import { mayGoLiveAgain, switchesOf, verdictOf, versionLiveBefore, type ReleaseEvent } from '../ledger/records.ts';
+
+export { ReleaseError, readManifestFile, switchManifest } from '../ledger/ledger.ts';
+export type { ReleaseSettings } from '../ledger/switches.ts';
+
+/** A remote by its federation name or its folder (`share_location` or `share-location`). */
+export function remoteNamed(name: string | undefined): RemoteName {
+  const found = remoteNames.find((remote) => remote === name || remotes[remote].folder === name);
+  if (!found) {
+    const known = remoteNames.map((remote) => remotes[remote].folder).join(', ');
+    throw new ReleaseError(
+      name ? `There is no remote called "${name}". The remotes: ${known}.` : `Name a remote: ${known}.`,
+    );
+  }
+  return found;
+}
+
+/** The versions of a remote published so far, oldest first (a version's name starts with its time). */
+export const versionsOf = (settings: ReleaseSettings, remote: RemoteName) => ledgerOf(settings).versions(remote);
+
+/** The versions of a remote, when `version` is one of them; a refusal that lists them otherwise. */
+export async function requirePublished(settings: ReleaseSettings, remote: RemoteName, version: string) {
+  const versions = await versionsOf(settings, remote);
+  if (!versions.includes(version)) {
+    throw new ReleaseError(
+      `${remote} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
+    );
+  }
+  return versions;
+}
+
+/** The version live now for a remote, if it is one of the published ones. */
+export const liveVersion = (settings: ReleaseSettings, remote: RemoteName) => ledgerOf(settings).liveVersion(remote);
+
+export interface Switch {
+  remote: RemoteName;
+  from?: string;
+  to: string;
+  entry: string;
+  changes: string;
+  missing: string[];
+}
+
+/**
+ * Makes `version` of `remote` live in one step with `events` (only while `onlyIfLive` is live, when given), and says
+ * what changed; undefined when `onlyIfLive` no longer holds.
+ */
+async function switchTo(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version: string,
+  events: { version: string; event: ReleaseEvent }[],
+  onlyIfLive?: string,
+): Promise<Switch | undefined> {
+  const switched = await ledgerOf(settings).switchTo(remote, version, events, onlyIfLive);
+  if (!switched) return undefined;
+  const { from, after } = switched;
+  const dir = versionsDir(settings, remote);
+  return {
+    remote,
+    from,
+    to: version,
+    entry: after[remote]!,
+    changes: comparedBuilds(from && join(dir, from), join(dir, version)),
+    missing: remoteNames.filter((name) => !after[name]).map((name) => remotes[name].folder),
+  };
+}
+
+export interface PromoteOptions {
+  /** Skip the checks: the reason is recorded with the release, with who forced it and when. */
+  force?: { reason: string };
+  /** Let a candidate whose JavaScript is more than 10% heavier than the live build's go live. */
+  allowHeavier?: boolean;
+  /** Hears each line of progress: the checks' results, a wait for another release. */
+  log?: (line: string) => void;
+}
+
+/** A promote that went through: the switch, and the checks' report unless it was forced. */
+export type Promotion = Switch & { report?: CheckReport };
+
+/** A refusal by the checks: the manifest was not changed. */
+export class RefusedRelease extends ReleaseError {
+  constructor(
+    readonly remote: RemoteName,
+    readonly version: string,
+    readonly report: CheckReport,
+    live: string | undefined,
+  ) {
+    super(
+      `Refused: ${printable(report.failure ?? '')}\n${remotes[remote].folder} ${version} did not go live; the manifest is as it was` +
+        `${live ? ` (${live} is still live)` : ''}. To release it anyway: --force --reason "<why>".`,
+    );
+  }
+}
+
+/** Checks `version` and switches to it when every check passes (or `force` says so); under the remote's lock. */
+async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, version: string, options: PromoteOptions) {
+  const { force, allowHeavier, log = () => {} } = options;
+  await requirePublished(settings, remote, version);
+  const ledger = ledgerOf(settings);
+  const live = await ledger.liveVersion(remote);
+  if (version === live) throw new ReleaseError(`${remotes[remote].folder} ${version} is live already.`);
+  let report: CheckReport | undefined;
+  if (force) {
+    await ledger.record(remote, version, { event: 'forced', reason: force.reason });
+    log(`Checks skipped (--force): ${printable(force.reason)}`);
+  } else {
+    log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
+    report = await checkCandidate(
+      settings,
+      { remote, version, live: await ledger.manifest(), liveVersion: live, allowHeavier },
+      log,
+    );
+    log(`checks ${report.passed ? 'passed' : 'failed'} in ${report.seconds.toFixed(1)} s`);
+    if (!report.passed) {
+      await ledger.record(remote, version, { event: 'refused', why: report.failure! });
+      throw new RefusedRelease(remote, version, report, live);
+    }
+    await ledger.record(remote, version, { event: 'passed', seconds: report.seconds });
+  }
+  const change = await switchTo(settings, remote, version, [{ version, event: { event: 'live', how: 'promote' } }]);
+  return { ...change!, report };
+}
+
+/**
+ * `pnpm promote <remote> <version>`: runs the checks against a published version and switches the manifest to it
+ * only if all pass. One release of a remote at a time: a second waits; releases of two remotes run side by side.
+ */
+export async function promote(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version: string,
+  options: PromoteOptions = {},
+): Promise<Promotion> {
+  return oneReleaseAtATime(
+    settings,
+    remote,
+    () => promoteLocked(settings, remote, version, options),
+    waitNotice(remote, options.log),
+  );
+}
+
+const waitNotice = (remote: RemoteName, log?: (line: string) => void) => () =>
+  log?.(`Waiting for the release of ${remotes[remote].folder} that is under way...`);
+
+/** `pnpm release <remote> --candidate`: builds and publishes a version without switching; nothing goes live. */
+export async function publishCandidate(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  options: PublishOptions & { log?: (line: string) => void } = {},
+): Promise<string> {
+  return oneReleaseAtATime(
+    settings,
+    remote,
+    async () => publishBuild(settings, remote, options),
+    waitNotice(remote, options.log),
+  );
+}
+
+/**
+ * `pnpm release <remote>`: builds the remote alone (unless prebuilt), publishes the build as a new version, and
+ * promotes it: the checks, then the switch.
+ */
+export async function release(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  options: PublishOptions & PromoteOptions = {},
+): Promise<Promotion> {
+  return oneReleaseAtATime(
+    settings,
+    remote,
+    async () => promoteLocked(settings, remote, await publishBuild(settings, remote, options), options),
+    waitNotice(remote, options.log),
+  );
+}
+
+/**
+ * `pnpm rollback <remote> [version]`: switches back to the version that was live before the live one (by the ledger's
+ * switches, passing over refused, unchecked and watch-rolled-back versions), or to the one named, which must have
+ * passed its checks or come with `--force --reason`.
+ */
+export async function rollback(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version?: string,
+  options: { force?: { reason: string } } = {},
+) {
+  return oneReleaseAtATime(settings, remote, async () => {
+    const ledger = ledgerOf(settings);
+    if (version !== undefined) await requirePublished(settings, remote, version);
+    const [live, records] = [await ledger.liveVersion(remote), await ledger.records(remote)];
+    const target = version ?? versionLiveBefore(records, live);
+    if (!target) {
+      throw new ReleaseError(
+        `${remote} has no version that was live before ${live ?? 'now'} and may go live again ` +
+          `(refused, unchecked and rolled-back versions are passed over): name one with --force --reason.`,
+      );
+    }
+    if (!options.force && !mayGoLiveAgain(records, target)) {
+      throw new ReleaseError(
+        `${remote} ${target} may not go live: ${verdictOf(records, target)}. ` +
+          `Give --force --reason "<why>" to switch to it anyway.`,
+      );
+    }
+    const events: { version: string; event: ReleaseEvent }[] = [
+      ...(options.force
+        ? [{ version: target, event: { event: 'forced', reason: options.force.reason } as const }]
+        : []),
+      { version: target, event: { event: 'live', how: 'rollback' } },
+    ];
+    return (await switchTo(settings, remote, target, events))!;
+  });
+}
+
+/** `pnpm releases <remote>`: every published version, oldest first, its verdict, and which one is live. */
+export async function releases(settings: ReleaseSettings, remote: RemoteName) {
+  const ledger = ledgerOf(settings);
+  const live = await ledger.liveVersion(remote);
+  const records = await ledger.records(remote);
+  return (await ledger.versions(remote)).map((version) => ({
+    version,
+    live: version === live,
+    verdict: verdictOf(records, version),
+  }));
+}
+
+/** `pnpm releases <remote>`, its second part: the switches, newest first, each a promote or a rollback. */
+export async function switches(settings: ReleaseSettings, remote: RemoteName) {
+  return switchesOf(await ledgerOf(settings).records(remote));
+}

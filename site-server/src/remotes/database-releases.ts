@@ -1,0 +1,235 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { RefusedBuild, type BuildCache } from './build-cache.ts';
+import { isVersionName } from '../ledger/versions.ts';
+import type { ManifestStatus } from './manifest-source.ts';
+import { releasesChannel } from '../ledger/ledger.ts';
+
+export interface DatabaseReleasesOptions {
+  /** The PostgreSQL that `pnpm promote` and `pnpm rollback` switch (DATABASE_URL). */
+  databaseUrl: string;
+  log: FastifyBaseLogger;
+  /** Fetches a live version's server build from the CDN when this server lacks it; none when builds are on disk. */
+  cache?: BuildCache;
+  /** How often the table is read besides the notifications, which also tells a dead connection. */
+  heartbeatMs?: number;
+  /** First wait before connecting again after the connection is lost; it doubles up to 10 s. */
+  reconnectMs?: number;
+}
+
+/** What a site server that follows the database reports: what it serves, and how recently it heard the truth. */
+export interface ReleasesStatus extends ManifestStatus {
+  source: 'postgresql';
+  /** The version each remote is served with here (`folder: version`). */
+  live: Record<string, string>;
+  /** Milliseconds since the table was last read; undefined before the first read. */
+  lastHeardMs?: number;
+  /** Versions the table names live that this server does not serve, and why. */
+  behind?: Record<string, string>;
+}
+
+interface LiveRow {
+  remote: string;
+  version: string;
+  entry: string;
+}
+
+const isRemote = (name: string): name is RemoteName => (remoteNames as readonly string[]).includes(name);
+
+/**
+ * The releases as PostgreSQL's `site_releases` holds them, followed by one connection that `LISTEN`s on
+ * `site_releases`: a switch is read again as soon as it commits, every `heartbeatMs` (10 s) anyway, and at once after
+ * the connection comes back, so a notification missed while it was down never leaves this server behind. A remote
+ * switches here only once its new build is on disk and checked (`cache`); until then, or when it is refused, the
+ * version before keeps serving, so a page is always rendered with a build this server has.
+ */
+export function databaseReleases({
+  databaseUrl,
+  log,
+  cache,
+  heartbeatMs = 10_000,
+  reconnectMs = 500,
+}: DatabaseReleasesOptions) {
+  let serving: RemotesManifest = {};
+  const servingVersions: Record<string, string> = {};
+  const behind: Record<string, string> = {};
+  let heardAt: number | undefined;
+  let client: pg.Client | undefined;
+  let closed = false;
+  let syncing: Promise<void> | undefined;
+  let again = false;
+  let ready: () => void;
+  const firstSync = new Promise<void>((resolve) => (ready = resolve));
+  let reconnectTimer: NodeJS.Timeout | undefined;
+
+  /** The builds served here now (`folder/version`): the cache keeps them whatever its size. */
+  const served = () => Object.entries(servingVersions).map(([folder, version]) => `${folder}/${version}`);
+
+  /** The files of a published version with their hashes, as its release recorded them. */
+  const recordedFiles = (connection: pg.Client, remote: RemoteName, version: string) => async () => {
+    const result = await connection.query<{ files: string }>(
+      'select files from site_releases where remote = $1 and version = $2',
+      [remote, version],
+    );
+    if (!result.rows[0]) throw new Error(`${remotes[remote].folder} has no version ${version}`);
+    return JSON.parse(result.rows[0].files) as Record<string, string>;
+  };
+
+  /** Reads the live versions and takes each one that changed, once its build is here. */
+  async function syncOnce(connection: pg.Client) {
+    const { rows } = await connection.query<LiveRow>('select remote, version, entry from site_releases where live');
+    heardAt = Date.now();
+    const live = rows.filter((row) => isRemote(row.remote));
+    const keep = live.map((row) => `${remotes[row.remote as RemoteName].folder}/${row.version}`);
+    let next = serving;
+    for (const row of live) {
+      const remote = row.remote as RemoteName;
+      const folder = remotes[remote].folder;
+      // Served already (a refused version was switched back from): nothing is behind any more.
+      if (serving[remote] === row.entry) {
+        delete behind[folder];
+        continue;
+      }
+      try {
+        // A version becomes a folder's name and a URL's part: a row that holds anything else is refused.
+        if (!isVersionName(row.version)) throw new RefusedBuild(row.version.slice(0, 100), 'is not a version name');
+        await cache?.ensure(remote, row.version, recordedFiles(connection, remote, row.version), [
+          ...keep,
+          ...served(),
+        ]);
+      } catch (error) {
+        const why = error instanceof RefusedBuild ? error.message : `the build cannot be had (${String(error)})`;
+        if (behind[folder] !== `${row.version}: ${why}`) {
+          log.error(
+            { remote: folder, version: row.version, file: error instanceof RefusedBuild ? error.file : undefined, why },
+            `refused ${folder} ${row.version}: ${why}; ${servingVersions[folder] ?? 'no version'} keeps serving`,
+          );
+        }
+        behind[folder] = `${row.version}: ${why}`;
+        continue;
+      }
+      log.info({ remote: folder, from: servingVersions[folder], to: row.version }, 'release switched');
+      delete behind[folder];
+      servingVersions[folder] = row.version;
+      next = { ...next, [remote]: row.entry };
+    }
+    // A remote the table no longer names live (a table emptied by hand) keeps what it served: nothing to switch to.
+    serving = next;
+  }
+
+  /** One read at a time; a notification that arrives meanwhile asks for one more read after it. */
+  function sync(): Promise<void> {
+    if (syncing) {
+      again = true;
+      return syncing;
+    }
+    const connection = client;
+    if (!connection) return Promise.resolve();
+    syncing = (async () => {
+      do {
+        again = false;
+        await syncOnce(connection);
+      } while (again && !closed);
+    })()
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'reading the releases failed; the connection is opened again');
+        drop(connection);
+      })
+      .finally(() => {
+        syncing = undefined;
+        if (heardAt !== undefined) ready();
+      });
+    return syncing;
+  }
+
+  function drop(connection: pg.Client) {
+    if (client !== connection) return;
+    client = undefined;
+    connection.end().catch(() => {});
+    if (!closed) reconnectTimer = setTimeout(() => void connect(reconnectMs), reconnectMs);
+  }
+
+  async function connect(wait: number): Promise<void> {
+    if (closed) return;
+    const connection = new pg.Client({
+      connectionString: databaseUrl,
+      connectionTimeoutMillis: 5_000,
+      application_name: 'site-releases',
+    });
+    connection.on('error', (error) => {
+      log.warn({ err: error }, 'the connection to the releases was lost; connecting again');
+      drop(connection);
+    });
+    connection.on('end', () => drop(connection));
+    connection.on('notification', (message) => {
+      if (message.channel === releasesChannel) void sync();
+    });
+    try {
+      await connection.connect();
+      await connection.query(`listen ${releasesChannel}`);
+    } catch (error) {
+      connection.end().catch(() => {});
+      const next = Math.min(wait * 2, 10_000);
+      log.warn({ err: error, retryInMs: next }, 'cannot reach the releases in PostgreSQL; trying again');
+      reconnectTimer = setTimeout(() => void connect(next), next);
+      return;
+    }
+    client = connection;
+    // Whatever was switched while this server was not listening.
+    await sync();
+  }
+
+  void connect(reconnectMs);
+  const heartbeat = setInterval(() => void sync(), heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    /** The manifest pages are composed with now: one object until a remote switches. */
+    read: async (): Promise<RemotesManifest> => serving,
+    /** Brings a published version's server build here (a preview of a candidate); rejects when it cannot. */
+    async fetchVersion(remote: RemoteName, version: string) {
+      const connection = client;
+      if (!cache || !connection) throw new Error('the releases are not reachable now');
+      await cache.ensure(remote, version, recordedFiles(connection, remote, version), served());
+    },
+    /** Resolves after the first read of the table, with every live build fetched or refused. */
+    ready: () => firstSync,
+    status(): ReleasesStatus {
+      const lastHeardMs = heardAt === undefined ? undefined : Date.now() - heardAt;
+      const stale = lastHeardMs === undefined || lastHeardMs > 3 * heartbeatMs;
+      const late = Object.keys(behind).length > 0;
+      const cdnDiffers = cache?.tamperedAmong(served()) ?? {};
+      const tampered = Object.keys(cdnDiffers).length > 0;
+      return {
+        source: 'postgresql',
+        ok: !stale && !late && !tampered,
+        ...(stale
+          ? { problem: 'the releases in PostgreSQL have not been read lately' }
+          : late
+            ? { problem: 'a live version is not served here' }
+            : tampered
+              ? { problem: 'the CDN serves files of a live version unlike its release' }
+              : {}),
+        ...(tampered ? { cdnDiffers } : {}),
+        hasManifest: heardAt !== undefined,
+        live: { ...servingVersions },
+        lastHeardMs,
+        ...(late ? { behind: { ...behind } } : {}),
+      };
+    },
+    async close() {
+      closed = true;
+      clearInterval(heartbeat);
+      clearTimeout(reconnectTimer);
+      // A download under way stops at once: the server does not wait for a slow or hostile CDN to stop.
+      cache?.close();
+      await syncing;
+      const connection = client;
+      client = undefined;
+      await connection?.end().catch(() => {});
+    },
+  };
+}
+
+export type DatabaseReleases = ReturnType<typeof databaseReleases>;

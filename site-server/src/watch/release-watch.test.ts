@@ -1,0 +1,170 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openMigratedDatabase, fieldData, type Db } from 'api';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { release, releases, rollback, type ReleaseSettings } from '../releases/release.ts';
+import { recordsOf, type ReleaseRecord } from '../ledger/records.ts';
+import { rollbackReason, watchedRelease, watchReleases } from './release-watch.ts';
+
+const figures = (views: number, errors: number, inpP75?: number) => ({
+  views,
+  errors,
+  routes: ['/privacy'],
+  ...(inpP75 !== undefined && { inpP75 }),
+});
+
+describe('the rollback rule', () => {
+  it('judges nothing under 50 views of the new version', () => {
+    expect(rollbackReason(figures(49, 49), figures(500, 0))).toBeUndefined();
+    expect(rollbackReason(figures(50, 50), figures(500, 0))).toMatch(/^error rate 100.0% \(50 errors in 50 views\)/);
+  });
+
+  it('rolls back an error rate more than twice the previous one, never at exactly twice', () => {
+    expect(rollbackReason(figures(100, 4), figures(100, 2))).toBeUndefined();
+    expect(rollbackReason(figures(100, 5), figures(100, 2))).toBe(
+      'error rate 5.0% (5 errors in 100 views) against 2.0% (2 in 100) before',
+    );
+  });
+
+  it('leaves an error rate of 1% or less alone, however it compares', () => {
+    expect(rollbackReason(figures(100, 1), figures(100, 0))).toBeUndefined();
+    expect(rollbackReason(figures(200, 3), figures(100, 0))).toMatch(/^error rate 1.5%/);
+    // A previous version nobody saw counts as no errors.
+    expect(rollbackReason(figures(100, 2), figures(0, 0))).toMatch(/against 0.0% \(0 in 0\)/);
+  });
+
+  it('rolls back a p75 INP more than 50% worse, and only when both versions have one', () => {
+    expect(rollbackReason(figures(60, 0, 300), figures(60, 0, 200))).toBeUndefined();
+    expect(rollbackReason(figures(60, 0, 301), figures(60, 0, 200))).toBe(
+      'p75 INP 301 ms against 200 ms before (60 views)',
+    );
+    expect(rollbackReason(figures(60, 0, 900), figures(60, 0))).toBeUndefined();
+  });
+});
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 10, minute)).toISOString();
+const live = (version: string, how: 'promote' | 'rollback', minute: number): ReleaseRecord => ({
+  remote: 'legal',
+  version,
+  event: 'live',
+  how,
+  who: 'ops',
+  at: at(minute),
+});
+
+describe('the release under watch', () => {
+  const now = new Date(at(20));
+
+  it('is the last promote within the window, with the version live before it', () => {
+    const records = [live('v1', 'promote', 0), live('v2', 'promote', 10)];
+    expect(watchedRelease(records, now, 15)).toEqual({ version: 'v2', previous: 'v1', since: new Date(at(10)) });
+    expect(watchedRelease(records, now, 9)).toBeUndefined();
+  });
+
+  it('is none after a rollback, and none without a version before it', () => {
+    expect(
+      watchedRelease([live('v1', 'promote', 0), live('v2', 'promote', 10), live('v1', 'rollback', 12)], now, 15),
+    ).toBeUndefined();
+    expect(watchedRelease([live('v1', 'promote', 10)], now, 15)).toBeUndefined();
+  });
+});
+
+describe('watching releases', () => {
+  let db: Db | undefined;
+  afterEach(async () => db?.destroy());
+
+  /** A deployed legal remote with two versions, the second promoted now; its field data. */
+  async function deployed() {
+    const root = mkdtempSync(join(tmpdir(), 'watch-'));
+    writeFileSync(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
+    mkdirSync(join(root, 'legal', 'dist'), { recursive: true });
+    const settings: ReleaseSettings = {
+      root,
+      remotesDir: join(root, 'deployed'),
+      manifestFile: join(root, 'remotes.json'),
+    };
+    const build = (text: string) => writeFileSync(join(root, 'legal', 'dist', 'remoteEntry.js'), text);
+    const unchecked = { prebuilt: true, force: { reason: 'unit test' } };
+    build('first');
+    const first = (await release(settings, 'legal', unchecked)).to;
+    build('second');
+    const second = (await release(settings, 'legal', unchecked)).to;
+    db = await openMigratedDatabase({ databaseUrl: undefined, dataDir: join(root, 'data') });
+    const data = fieldData(db);
+    const view = (version: string, errors: number) =>
+      data.store({
+        route: '/privacy',
+        remote: 'legal',
+        version,
+        shell: 'S',
+        viewport: 'phone',
+        view: true,
+        entries: errors ? [{ error: 'Boom', count: errors }] : [],
+      });
+    return { settings, first, second, view };
+  }
+
+  const warnings = vi.fn();
+  const log = { warn: warnings, error: vi.fn() } as unknown as FastifyBaseLogger;
+
+  it('rolls a version that throws back once, records why, and queues the signed webhook', async () => {
+    const { settings, first, second, view } = await deployed();
+    for (let i = 0; i < 49; i++) await view(second, 1);
+    const watch = { settings, db: db!, log, minutes: 15, webhooks: true };
+    expect(await watchReleases(watch)).toEqual([]);
+
+    await view(second, 1);
+    const [rolled] = await watchReleases(watch);
+    expect(rolled).toMatchObject({ remote: 'legal', from: second, to: first });
+    expect(JSON.parse(readFileSync(settings.manifestFile, 'utf8')).legal).toBe(
+      `/remotes/legal/${first}/remoteEntry.js`,
+    );
+    expect(await releases(settings, 'legal')).toEqual([
+      { version: first, live: true, verdict: expect.stringMatching(/^forced: unit test/) },
+      {
+        version: second,
+        live: false,
+        verdict: expect.stringMatching(
+          /^forced: unit test \(.*\); rolled back by the release watch: error rate 100\.0% \(50 errors in 50 views\)/,
+        ),
+      },
+    ]);
+    expect(warnings).toHaveBeenCalledWith(
+      expect.objectContaining({ remote: 'legal', from: second, to: first }),
+      'release rolled back by the watch',
+    );
+    const [delivery] = await db!.selectFrom('webhook_deliveries').selectAll().execute();
+    expect(JSON.parse(delivery!.payload)).toMatchObject({
+      type: 'release.rolled_back',
+      release: { remote: 'legal', from: second, to: first, reason: expect.stringMatching(/^error rate/) },
+    });
+
+    // Once per release: more bad views change nothing now that the previous version is live.
+    for (let i = 0; i < 60; i++) await view(second, 1);
+    expect(await watchReleases(watch)).toEqual([]);
+    expect(recordsOf(settings.manifestFile, 'legal').filter((r) => r.event === 'rolled-back')).toHaveLength(1);
+  });
+
+  it('leaves a release alone after the window, when off, or when the team rolled back themselves', async () => {
+    const { settings, first, second, view } = await deployed();
+    for (let i = 0; i < 60; i++) await view(second, 1);
+    const watch = { settings, db: db!, log, minutes: 15, webhooks: false };
+    const later = new Date(Date.now() + 16 * 60_000);
+    expect(await watchReleases({ ...watch, now: () => later })).toEqual([]);
+    await rollback(settings, 'legal');
+    expect(await watchReleases(watch)).toEqual([]);
+    expect(JSON.parse(readFileSync(settings.manifestFile, 'utf8')).legal).toContain(first);
+    expect(await db!.selectFrom('webhook_deliveries').selectAll().execute()).toEqual([]);
+    expect(second).not.toBe(first);
+  });
+
+  it('never rolls back to a version that is gone', async () => {
+    const { settings, first, second, view } = await deployed();
+    for (let i = 0; i < 60; i++) await view(second, 1);
+    rmSync(join(settings.remotesDir, 'legal', first), { recursive: true });
+    expect(await watchReleases({ settings, db: db!, log, minutes: 15, webhooks: true })).toEqual([]);
+    expect(JSON.parse(readFileSync(settings.manifestFile, 'utf8')).legal).toContain(second);
+  });
+});
