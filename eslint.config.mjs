@@ -18,14 +18,28 @@ const appImports = (names) => ({
   message: 'Apps are deployed on their own: share code through packages/ instead.',
 });
 
-/** A relative import, from a file one folder below the site server's src/, of one of `targets` (folders or files). */
-const siteServerParts = (targets, message) => ({
-  regex: `^\\.\\./(?:${targets.join('|')})(?:/|$)`,
-  message,
+/** A rule of `files` that refuses the imports matching `patterns` (tests excepted where `ignores` says). */
+const restrict = (files, patterns, { paths = [], ignores = [] } = {}) => ({
+  files,
+  ignores,
+  rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
 });
-const servingFolders = ['pages', 'remotes', 'previews', 'http', 'watch', 'dev'];
-const servingFiles = ['main\\.ts', 'server\\.ts', 'settings\\.ts'];
-const siteServerTests = ['site-server/**/*.test.ts'];
+
+/** In the site server: a relative import, from a file one folder below src/, of one of `parts` (folders or files). */
+const parts = (names, message) => ({ regex: `^\\.\\./(?:${names.join('|')})(?:/|$)`, message });
+const servingParts = [
+  'pages',
+  'remotes',
+  'previews',
+  'http',
+  'watch',
+  'dev',
+  'main\\.ts',
+  'server\\.ts',
+  'settings\\.ts',
+];
+const toReleases = 'The site server reaches the release tool only through the ledger (ledger/).';
+const tests = { ignores: ['site-server/**/*.test.ts'] };
 
 const routerImport = {
   name: 'react-router',
@@ -34,127 +48,52 @@ const routerImport = {
 
 /** Where each part may reach: enforced here, so that a wrong import fails lint, not a browser. */
 const boundaries = [
-  ...remotes.map((remote) => ({
-    files: [`${remote}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [routerImport], patterns: [appImports([...apps.filter((app) => app !== remote), ...servers])] },
-      ],
-    },
-  })),
-  {
-    files: ['shell/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [appImports([...remotes, ...servers])] }] },
-  },
-  {
-    files: ['packages/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [appImports([...apps, ...servers])] }] },
-  },
-  {
-    files: ['api/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            appImports([...apps, 'site-server']),
-            {
-              regex: '^(?:react|react-dom|react-router|zustand|@gift/(?:ui|router|store|federation))(?:/|$)',
-              message: 'The API is a service: it never imports front-end code.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...remotes.map((remote) =>
+    restrict([`${remote}/**/*.{ts,tsx}`], [appImports([...apps.filter((app) => app !== remote), ...servers])], {
+      paths: [routerImport],
+    }),
+  ),
+  restrict(['shell/**/*.{ts,tsx}'], [appImports([...remotes, ...servers])]),
+  restrict(['packages/**/*.{ts,tsx}'], [appImports([...apps, ...servers])]),
+  restrict(
+    ['api/**/*.ts'],
+    [
+      appImports([...apps, 'site-server']),
+      {
+        regex: '^(?:react|react-dom|react-router|zustand|@gift/(?:ui|router|store|federation))(?:/|$)',
+        message: 'The API is a service: it never imports front-end code.',
+      },
+    ],
+  ),
   // The site server: the release tool and the serving side meet only at the ledger (src/ledger/); the checks start a
   // site through the named entry (src/site.ts). Tests may exercise both sides together.
-  {
-    files: ['site-server/src/releases/**/*.ts'],
-    ignores: siteServerTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            siteServerParts(
-              [...servingFolders, ...servingFiles],
-              'The release tool reaches the site server only through the ledger (../ledger/) and its named entry (../site.ts).',
-            ),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['site-server/src/{pages,remotes,previews,http,dev}/**/*.ts'],
-    ignores: siteServerTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            siteServerParts(
-              ['releases'],
-              'The site server reaches the release tool only through the ledger (../ledger/).',
-            ),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['site-server/src/*.ts'],
-    ignores: siteServerTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\./releases/',
-              message: 'The site server reaches the release tool only through the ledger (./ledger/).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['site-server/src/watch/**/*.ts'],
-    ignores: siteServerTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            siteServerParts(
-              [...servingFolders.filter((folder) => folder !== 'watch'), 'releases', ...servingFiles],
-              'The release watch talks to the ledger only (../ledger/): it switches versions there, as a release does.',
-            ),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['site-server/src/ledger/**/*.ts'],
-    ignores: siteServerTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./',
-              message: 'The ledger is the seam between the release tool and the server: it imports neither.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  restrict(
+    ['site-server/src/releases/**/*.ts'],
+    [
+      parts(
+        servingParts,
+        'The release tool reaches the site server only through the ledger (../ledger/) and ../site.ts.',
+      ),
+    ],
+    tests,
+  ),
+  restrict(['site-server/src/{pages,remotes,previews,http,dev}/**/*.ts'], [parts(['releases'], toReleases)], tests),
+  restrict(['site-server/src/*.ts'], [{ regex: '^\\./releases/', message: toReleases }], tests),
+  restrict(
+    ['site-server/src/watch/**/*.ts'],
+    [
+      parts(
+        [...servingParts.filter((part) => part !== 'watch'), 'releases'],
+        'The release watch talks to the ledger only (../ledger/): it switches versions there, as a release does.',
+      ),
+    ],
+    tests,
+  ),
+  restrict(
+    ['site-server/src/ledger/**/*.ts'],
+    [{ regex: '^\\.\\./', message: 'The ledger is the seam of the release tool and the server: it imports neither.' }],
+    tests,
+  ),
 ];
 
 export default tseslint.config(

@@ -1,8 +1,11 @@
 import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
 import { readConfig, type ApiConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { formOutcomeCookies } from '../src/http/form-posts.ts';
 import { createApiServer } from '../src/server.ts';
+import { sqliteDatabase } from './databases.ts';
 
 /** The API on a real SQLite file (or the given database), with a logger whose lines the test can read. */
 export async function testApi(
@@ -35,6 +38,30 @@ export async function testApi(
   const app = await createApiServer({ db, config, logger: { level: 'info', stream } });
   return { app, logLines, config };
 }
+
+/** A fresh API on its own SQLite file for every test, closed after it; `use` hears each one. */
+export function apiForEachTest(use: (api: Awaited<ReturnType<typeof testApi>> & { db: Db }) => void) {
+  let current: { app: FastifyInstance; db: Db } | undefined;
+  beforeEach(async () => {
+    const { db } = await sqliteDatabase();
+    const api = { ...(await testApi(db)), db };
+    current = api;
+    use(api);
+  });
+  afterEach(async () => {
+    await current?.app.close();
+    await current?.db.destroy();
+  });
+}
+
+/** A POST of `payload` (JSON unless a string is given as it is) to `url`, with JSON's content type unless told. */
+export const postTo = (app: FastifyInstance, url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 
 /** The cookies an answer sets, as the browser sends them back (name to value). */
 export function cookiesSet(response: { headers: Record<string, unknown> }): Record<string, string> {

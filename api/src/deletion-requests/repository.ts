@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DeletionEvent } from '@gift/contracts/webhooks';
-import { openStatuses, transitions, type Database, type RequestStatus } from '../db/schema.ts';
+import {
+  openStatuses,
+  transitions,
+  type Database,
+  type DeletionRequestTable,
+  type RequestStatus,
+} from '../db/schema.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { queueWebhook } from '../webhooks/queue.ts';
 import { confirmationEmail } from './confirmation-email.ts';
@@ -53,17 +59,7 @@ function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
-const toRequest = (row: {
-  reference: string;
-  name: string;
-  email: string;
-  reason: string;
-  status: RequestStatus;
-  received_at: string;
-  verified_at: string | null;
-  updated_at: string;
-  extended_months: number;
-}): DeletionRequest => ({
+const toRequest = (row: Omit<DeletionRequestTable, 'confirmation_sent_at' | 'open_email'>): DeletionRequest => ({
   reference: row.reference,
   name: row.name,
   email: row.email,

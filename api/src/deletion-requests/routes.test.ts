@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
-import { countRows, referenceOf, testApi, validBody } from '../../test/app.ts';
+import { apiForEachTest, testApi, countRows, referenceOf, postTo, validBody } from '../../test/app.ts';
 import { emailedToken } from '../../test/inbox.ts';
 import { deletionRequests } from './repository.ts';
 
@@ -12,22 +12,9 @@ let db: Db;
 let app: FastifyInstance;
 let logLines: string[];
 
-const post = (payload: unknown, headers: Record<string, string> = {}) =>
-  app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/json', ...headers },
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
+const post = (payload: unknown, headers: Record<string, string> = {}) => postTo(app, url, payload, headers);
 
-beforeEach(async () => {
-  db = (await sqliteDatabase()).db;
-  ({ app, logLines } = await testApi(db));
-});
-afterEach(async () => {
-  await app.close();
-  await db.destroy();
-});
+apiForEachTest((api) => ({ db, app, logLines } = api));
 
 describe('POST /api/delete-account', () => {
   it('answers 202 once the request is stored, email normalised', async () => {

@@ -13,7 +13,7 @@ import {
   type DeletionRequestBody,
 } from '@gift/contracts';
 import type { ApiConfig } from '../config.ts';
-import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
+import { formPostOptions, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, typedText, type FormOutcomeCookies } from '../http/form-posts.ts';
 import { badRequest, postGuard, tooManyRequests, tooManyRequestsMessage, type RateLimits } from '../http/guards.ts';
 import { emailFingerprinter, isValidEmail, mailboxKey, normalizeEmail } from './email.ts';
@@ -74,13 +74,7 @@ export function deletionRequestRoutes(
    */
   app.post<{ Body: Body }>(
     apiRoute(apiPaths.deleteAccount),
-    {
-      schema: { body: deletionRequestSchema },
-      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.deleteAccount }),
-      // A form post is counted against its address once read, whatever its shape, so that it can be given back.
-      preValidation: limitFormPosts(perIp, outcomes, refusedOnPage),
-      errorHandler: formAwareErrors(outcomes, refusedOnPage),
-    },
+    formPostOptions(deletionRequestSchema, paths.deleteAccount, { config, perIp, outcomes, refusedOnPage }),
     async (request, reply) => {
       const form = isFormPost(request);
       const values = typedValues(request.body);

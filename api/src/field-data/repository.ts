@@ -2,7 +2,7 @@ import type { FieldReport, VitalName } from '@gift/contracts/field-data';
 import { vitalNames } from '@gift/contracts/field-data';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { FieldErrorTable, FieldViewTable } from '../db/schema.ts';
+import type { FieldErrorTable, FieldHourTable, FieldViewTable } from '../db/schema.ts';
 
 const hourMs = 3_600_000;
 /** Raw entries are kept two days, hourly figures ninety. */
@@ -49,54 +49,70 @@ export interface HourFigures {
   p75: Partial<Record<VitalName, number>>;
 }
 
-/** Views, errors and each metric's p75 per remote, version and route (and device, when entries carry one). */
-function figuresOf(
-  rows: {
-    remote: string;
-    version: string;
-    route: string;
-    device?: string;
-    kind: string;
-    name: string;
-    value: number | null;
-    count: number;
-  }[],
-): FieldFigures[] {
-  const groups = new Map<string, FieldFigures & { values: Map<string, number[]> }>();
+/** One figure as a tally counts it: a raw entry, or an hourly row whose p75 (`value`) stands for `count` values. */
+interface Counted {
+  kind: string;
+  name: string;
+  value: number | null;
+  count: number;
+  hourly?: boolean;
+}
+
+/**
+ * A group's views, errors and each metric's p75, built the same way from the raw entries (each value counted, the
+ * p75 exact) and from the hourly figures (each hour's p75 weighted by the values it rests on).
+ */
+function tally() {
+  let views = 0;
+  let errors = 0;
+  const values = new Map<string, number[]>();
+  const weighted = new Map<string, [sum: number, count: number]>();
+  return {
+    add({ kind, name, value, count, hourly }: Counted) {
+      if (kind === 'view') views += count;
+      else if (kind === 'error') errors += count;
+      else if (value !== null && hourly) {
+        const [sum, samples] = weighted.get(name) ?? [0, 0];
+        weighted.set(name, [sum + value * count, samples + count]);
+      } else if (value !== null) {
+        if (!values.has(name)) values.set(name, []);
+        values.get(name)!.push(value);
+      }
+    },
+    figures() {
+      const p75: Partial<Record<VitalName, number>> = {};
+      const samples: Partial<Record<VitalName, number>> = {};
+      for (const name of vitalNames) {
+        const exact = values.get(name);
+        const hourly = weighted.get(name);
+        if (exact) [p75[name], samples[name]] = [percentile(exact, 0.75), exact.length];
+        else if (hourly) [p75[name], samples[name]] = [hourly[0] / hourly[1], hourly[1]];
+      }
+      return { views, errors, p75, samples };
+    },
+  };
+}
+
+type Tags = { remote: string; version: string; route: string; device?: string };
+
+/** Figures per remote, version and route (and device, when rows carry one), from raw entries or hourly rows. */
+function figuresOf(rows: (Tags & Counted)[]): FieldFigures[] {
+  const groups = new Map<string, { tags: Tags; counts: ReturnType<typeof tally> }>();
   for (const row of rows) {
     const key = keyOf(row);
     let group = groups.get(key);
     if (!group) {
-      group = {
-        remote: row.remote,
-        version: row.version,
-        route: row.route,
-        ...(row.device === undefined ? {} : { device: row.device }),
-        views: 0,
-        errors: 0,
-        p75: {},
-        samples: {},
-        values: new Map(),
-      };
+      const { remote, version, route, device } = row;
+      group = { tags: { remote, version, route, ...(device === undefined ? {} : { device }) }, counts: tally() };
       groups.set(key, group);
     }
-    if (row.kind === 'view') group.views += row.count;
-    else if (row.kind === 'error') group.errors += row.count;
-    else if (row.value !== null) {
-      if (!group.values.has(row.name)) group.values.set(row.name, []);
-      group.values.get(row.name)!.push(row.value);
-    }
+    group.counts.add(row);
   }
-  return [...groups.values()].map(({ values, ...group }) => {
-    for (const name of vitalNames) {
-      const samples = values.get(name);
-      if (!samples) continue;
-      group.p75[name] = percentile(samples, 0.75);
-      group.samples[name] = samples.length;
-    }
-    return group;
-  });
+  return [...groups.values()].map(({ tags, counts }) => ({ ...tags, ...counts.figures() }));
 }
+
+/** An hourly row as a tally counts it. */
+const hourly = (row: FieldHourTable) => ({ ...row, value: row.p75, hourly: true });
 
 const vitalColumns = { LCP: 'lcp', INP: 'inp', CLS: 'cls', FCP: 'fcp', TTFB: 'ttfb' } as const;
 
@@ -260,18 +276,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       const start = new Date(Math.floor(hour.getTime() / hourMs) * hourMs);
       const end = new Date(start.getTime() + hourMs);
       const rows = await entries({ since: start, until: end });
-      const groups = new Map<
-        string,
-        {
-          remote: string;
-          version: string;
-          route: string;
-          kind: 'view' | 'metric' | 'error';
-          name: string;
-          count: number;
-          values: number[];
-        }
-      >();
+      const groups = new Map<string, Omit<FieldHourTable, 'hour' | 'p75' | 'p95'> & { values: number[] }>();
       for (const row of rows) {
         const key = `${keyOf(row)}\u0000${row.kind}\u0000${row.name}`;
         const group = groups.get(key) ?? {
@@ -340,34 +345,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       }
       let query = db.selectFrom('field_hours').selectAll().where('hour', '>=', since.toISOString());
       if (remote) query = query.where('remote', '=', remote);
-      const groups = new Map<string, FieldFigures & { weighted: Map<string, [number, number]> }>();
-      for (const row of await query.execute()) {
-        const key = keyOf(row);
-        const group = groups.get(key) ?? {
-          remote: row.remote,
-          version: row.version,
-          route: row.route,
-          views: 0,
-          errors: 0,
-          p75: {},
-          samples: {},
-          weighted: new Map(),
-        };
-        groups.set(key, group);
-        if (row.kind === 'view') group.views += row.count;
-        else if (row.kind === 'error') group.errors += row.count;
-        else if (row.p75 !== null) {
-          const [sum, count] = group.weighted.get(row.name) ?? [0, 0];
-          group.weighted.set(row.name, [sum + row.p75 * row.count, count + row.count]);
-        }
-      }
-      const figures = [...groups.values()].map(({ weighted, ...group }) => {
-        for (const [name, [sum, count]] of weighted) {
-          group.p75[name as VitalName] = sum / count;
-          group.samples[name as VitalName] = count;
-        }
-        return group;
-      });
+      const figures = figuresOf((await query.execute()).map(hourly));
       return { figures, exact: false };
     },
 
@@ -429,12 +407,11 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       route: string;
       remote?: string;
     }): Promise<HourFigures[]> {
-      const hours = new Map<string, HourFigures & { values: Map<string, number[]> }>();
+      const hours = new Map<string, ReturnType<typeof tally>>();
       const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / hourMs) * hourMs).toISOString();
-      const hourRow = (hour: string) => {
-        let row = hours.get(hour);
-        if (!row) hours.set(hour, (row = { hour, views: 0, errors: 0, p75: {}, values: new Map() }));
-        return row;
+      const count = (hour: string, row: Counted) => {
+        if (!hours.has(hour)) hours.set(hour, tally());
+        hours.get(hour)!.add(row);
       };
       const rawFrom = new Date(
         Math.floor((now().getTime() - fieldDataRetention.rawHours * hourMs) / hourMs + 1) * hourMs,
@@ -447,37 +424,15 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           .where('hour', '<', rawFrom.toISOString())
           .where('route', '=', route);
         if (remote) query = query.where('remote', '=', remote);
-        const weighted = new Map<string, [number, number]>();
-        for (const row of await query.execute()) {
-          const hour = hourRow(row.hour);
-          if (row.kind === 'view') hour.views += row.count;
-          else if (row.kind === 'error') hour.errors += row.count;
-          else if (row.p75 !== null) {
-            const key = `${row.hour}\u0000${row.name}`;
-            const [sum, count] = weighted.get(key) ?? [0, 0];
-            weighted.set(key, [sum + row.p75 * row.count, count + row.count]);
-          }
-        }
-        for (const [key, [sum, count]] of weighted) {
-          const [hour, name] = key.split('\u0000') as [string, VitalName];
-          hourRow(hour).p75[name] = sum / count;
-        }
+        for (const row of await query.execute()) count(row.hour, hourly(row));
       }
       const rawSince = since < rawFrom ? rawFrom : since;
-      for (const row of await entries({ since: rawSince, remote, routes: [route] })) {
-        const hour = hourRow(hourOf(row.at));
-        if (row.kind === 'view') hour.views += row.count;
-        else if (row.kind === 'error') hour.errors += row.count;
-        else if (row.value !== null) {
-          if (!hour.values.has(row.name)) hour.values.set(row.name, []);
-          hour.values.get(row.name)!.push(row.value);
-        }
-      }
-      return [...hours.values()]
-        .sort((a, b) => a.hour.localeCompare(b.hour))
-        .map(({ values, ...hour }) => {
-          for (const [name, samples] of values) hour.p75[name as VitalName] = percentile(samples, 0.75);
-          return hour;
+      for (const row of await entries({ since: rawSince, remote, routes: [route] })) count(hourOf(row.at), row);
+      return [...hours]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([hour, counts]) => {
+          const { views, errors, p75 } = counts.figures();
+          return { hour, views, errors, p75 };
         });
     },
 

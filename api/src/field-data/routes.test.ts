@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
-import { sqliteDatabase } from '../../test/databases.ts';
-import { countRows, testApi } from '../../test/app.ts';
+import { apiForEachTest, testApi, countRows, postTo } from '../../test/app.ts';
 
 let db: Db;
 let app: FastifyInstance;
@@ -21,26 +20,13 @@ const report = {
   ],
 };
 
-const send = (payload: unknown, headers: Record<string, string> = {}) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/rum',
-    headers: { 'content-type': 'application/json', ...headers },
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
+const send = (payload: unknown, headers: Record<string, string> = {}) => postTo(app, '/api/rum', payload, headers);
 
 const stored = async () =>
   (await db.selectFrom('field_views').selectAll().execute()).length +
   (await db.selectFrom('field_errors').selectAll().execute()).length;
 
-beforeEach(async () => {
-  db = (await sqliteDatabase()).db;
-  ({ app } = await testApi(db));
-});
-afterEach(async () => {
-  await app.close();
-  await db.destroy();
-});
+apiForEachTest((api) => ({ db, app } = api));
 
 describe('POST /api/rum', () => {
   it('stores a view, its metrics and its errors, tagged, and answers 204', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FormOutcome } from '@gift/content';
 import { isFormPost, type FormOutcomeCookies } from './form-posts.ts';
-import { clientKey, tooManyRequestsMessage } from './guards.ts';
+import { clientKey, postGuard, tooManyRequestsMessage, type rateLimit } from './guards.ts';
 import { textFormats, type TextFormat } from '@gift/contracts';
 
 function fieldOf(error: FastifyError): string | null {
@@ -92,5 +92,33 @@ export function limitFormPosts(
     if (retryAfter === undefined) return;
     const { page, outcome } = refusedOnPage(request, tooManyRequestsMessage(retryAfter));
     await outcomes.redirect(request, reply, page, outcome);
+  };
+}
+
+/**
+ * The guards of a form that a page sends from its script (JSON) or natively: its schema, cross-site posts and too many
+ * requests refused before the body is read, a native post counted once its fields are read (so that they can be given
+ * back), and every refusal of a native post answered on its page (`formPage` for a cross-site one).
+ */
+export function formPostOptions<Schema>(
+  schema: Schema,
+  formPage: string,
+  {
+    config,
+    perIp,
+    outcomes,
+    refusedOnPage,
+  }: {
+    config: { allowedOrigins: string[] };
+    perIp: ReturnType<typeof rateLimit>;
+    outcomes: FormOutcomeCookies;
+    refusedOnPage: RefusedOnPage;
+  },
+) {
+  return {
+    schema: { body: schema },
+    onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage }),
+    preValidation: limitFormPosts(perIp, outcomes, refusedOnPage),
+    errorHandler: formAwareErrors(outcomes, refusedOnPage),
   };
 }

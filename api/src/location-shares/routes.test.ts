@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
-import { sqliteDatabase } from '../../test/databases.ts';
-import { outcomeIn, testApi } from '../../test/app.ts';
+import { apiForEachTest, testApi, outcomeIn, postTo } from '../../test/app.ts';
 import { locationShares } from './repository.ts';
 
 const token = 'gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7';
@@ -11,21 +10,9 @@ let db: Db;
 let app: FastifyInstance;
 
 const post = (payload: unknown, contentType = 'application/json') =>
-  app.inject({
-    method: 'POST',
-    url: '/api/share-location',
-    headers: { 'content-type': contentType },
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
+  postTo(app, '/api/share-location', payload, { 'content-type': contentType });
 
-beforeEach(async () => {
-  db = (await sqliteDatabase()).db;
-  ({ app } = await testApi(db));
-});
-afterEach(async () => {
-  await app.close();
-  await db.destroy();
-});
+apiForEachTest((api) => ({ db, app } = api));
 
 describe('POST /api/share-location', () => {
   it('stores a position for the link’s token with the time, and answers 202', async () => {

@@ -9,16 +9,9 @@ import {
   type LocationShareBody,
 } from '@gift/contracts';
 import type { ApiConfig } from '../config.ts';
-import { formAwareErrors, limitFormPosts, type RefusedOnPage } from '../http/errors.ts';
+import { formPostOptions, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, typedText, type FormOutcomeCookies } from '../http/form-posts.ts';
-import {
-  badRequest,
-  clientKey,
-  postGuard,
-  type RateLimits,
-  tooManyRequests,
-  tooManyRequestsMessage,
-} from '../http/guards.ts';
+import { badRequest, clientKey, type RateLimits, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
 import { locationShares, type SharedLocation } from './repository.ts';
 import type { Db } from '../db/database.ts';
 
@@ -53,12 +46,7 @@ export function locationShareRoutes(
   /** From the page's script (JSON) or its address form posted natively (answered on the page): one schema. */
   app.post<{ Body: Body }>(
     apiRoute(apiPaths.shareLocation),
-    {
-      schema: { body: locationShareSchema },
-      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: paths.shareLocation }),
-      preValidation: limitFormPosts(perIp, outcomes, refusedOnPage),
-      errorHandler: formAwareErrors(outcomes, refusedOnPage),
-    },
+    formPostOptions(locationShareSchema, paths.shareLocation, { config, perIp, outcomes, refusedOnPage }),
     async (request, reply) => {
       const form = isFormPost(request);
       const { token, position } = request.body;

@@ -1,8 +1,6 @@
-import { faqEntries } from '@gift/content';
-import { CardGrid, Faq, LinkCardGrid, Section, StepList } from '@gift/ui';
+import { CardGrid, LinkCardGrid, Section, StepList } from '@gift/ui';
 import type { BusinessPageContent } from '../content/business-page.ts';
-import { faqTitle } from '../content/shared.content.ts';
-import { CorporateBanner } from './corporate-banner.tsx';
+import { PageFoot } from './page-foot.tsx';
 import styles from './business.module.css';
 
 /** The business sub-pages: one layout, one content object each. */
@@ -24,10 +22,7 @@ export function BusinessPage({ content }: { content: BusinessPageContent }) {
       <Section title={content.related.title}>
         <LinkCardGrid items={content.related.items} />
       </Section>
-      <Section id="faqs" title={faqTitle}>
-        <Faq items={faqEntries} />
-      </Section>
-      <CorporateBanner />
+      <PageFoot />
     </>
   );
 }

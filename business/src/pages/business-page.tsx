@@ -1,8 +1,7 @@
-import { faqEntries, sections, site } from '@gift/content';
-import { CardGrid, Faq, LinkCardGrid, Section, StoreButtons } from '@gift/ui';
-import { CorporateBanner } from '../components/corporate-banner.tsx';
+import { sections, site } from '@gift/content';
+import { CardGrid, LinkCardGrid, Section, StoreButtons } from '@gift/ui';
+import { PageFoot } from '../components/page-foot.tsx';
 import { businessHome } from '../content/business-home.content.ts';
-import { faqTitle } from '../content/shared.content.ts';
 import styles from '../components/business.module.css';
 
 export function BusinessHomePage() {
@@ -25,10 +24,7 @@ export function BusinessHomePage() {
       <Section title={celebration.title}>
         <p className={styles.celebration}>{celebration.body}</p>
       </Section>
-      <Section id="faqs" title={faqTitle}>
-        <Faq items={faqEntries} />
-      </Section>
-      <CorporateBanner />
+      <PageFoot />
     </>
   );
 }
