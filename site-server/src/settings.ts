@@ -11,13 +11,12 @@ const list = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-/** A whole number of megabytes above 0, or the default; anything else stops the server with a clear message. */
+/** Bytes from a whole number of megabytes above 0, or the default's; anything else stops the server with a clear message. */
 function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number) {
   const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  if (!/^[1-9]\d*$/.test(value))
+  if (value !== undefined && value !== '' && !/^[1-9]\d*$/.test(value))
     throw new Error(`${name} must be a whole number of megabytes above 0, not "${value}".`);
-  return Number(value) * 1024 * 1024;
+  return (value ? Number(value) : fallback) * 1024 * 1024;
 }
 
 /** A whole number of minutes, 0 or more, or the default; anything else stops the server with a clear message. */
