@@ -12,14 +12,26 @@ import { healthRoutes } from './health/routes.ts';
 import { textFormats } from '@gift/contracts';
 import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
-import { fieldDataRoutes } from './field-data/routes.ts';
+import { fieldDataRoutes, type KnownVersion } from './field-data/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
 const ajv = new Ajv({ coerceTypes: false, allErrors: false, removeAdditional: false, useDefaults: false });
 for (const [name, { pattern }] of Object.entries(textFormats)) ajv.addFormat(name, pattern);
 
 /** The API under `/api`: mounted by the site server, or run on its own by `main.ts`. */
-export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; config: ApiConfig }) {
+export async function apiPlugin(
+  app: FastifyInstance,
+  {
+    db,
+    config,
+    knownVersion,
+  }: {
+    db: Db;
+    config: ApiConfig;
+    /** Which versions of each remote the site serves (the site server knows); the release tables' otherwise. */
+    knownVersion?: KnownVersion;
+  },
+) {
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   app.setErrorHandler(apiErrorHandler);
   // JSON, and the native form posts of the site's pages (before their scripts run, or without them): any other
@@ -61,5 +73,5 @@ export async function apiPlugin(app: FastifyInstance, { db, config }: { db: Db; 
     onQueued: outbox.kick,
   });
   locationShareRoutes(app, { db, config, limits, outcomes });
-  fieldDataRoutes(app, { db, config, limits });
+  fieldDataRoutes(app, { db, config, limits, knownVersion });
 }

@@ -43,6 +43,13 @@ export interface ApiConfig {
   cookieSecrets: string[];
   /** Field-data beacons one client address may send per RATE_LIMIT_PER_IP_WINDOW_SECONDS (a beacon per page view). */
   fieldDataPerIp: number;
+  /** FIELD_DATA_MAX_MB: the raw reports' storage budget; past it new reports are sampled. */
+  fieldDataMaxBytes: number;
+  /**
+   * What the release watch needs before it decides: views from RELEASE_WATCH_MIN_NETWORKS client networks, each network
+   * counted for at most RELEASE_WATCH_MAX_PER_NETWORK views of a version an hour.
+   */
+  releaseWatch: { minNetworks: number; maxPerNetwork: number };
   /** Days a shared location is kept after its last update. */
   locationRetentionDays: number;
   /** New share-link tokens one client may store a day. */
@@ -171,6 +178,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspac
     ),
     cookieSecrets: readCookieSecrets(env),
     fieldDataPerIp: integer(env.RUM_LIMIT_PER_IP, 60),
+    fieldDataMaxBytes: integer(env.FIELD_DATA_MAX_MB, 1024) * 1024 * 1024,
+    releaseWatch: {
+      minNetworks: integer(env.RELEASE_WATCH_MIN_NETWORKS, 20),
+      maxPerNetwork: integer(env.RELEASE_WATCH_MAX_PER_NETWORK, 5),
+    },
     locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
     locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
     ...readWebhook(env),

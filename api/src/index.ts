@@ -4,6 +4,17 @@ export { databaseName, openMigratedDatabase, type Db } from './db/database.ts';
 export { httpServerOptions, logEachRequest, loggerOptions, trustedHops } from './server.ts';
 export { formOutcomeCookies, type FormOutcomeCookies } from './http/form-posts.ts';
 export { closeOnSignal } from './shutdown.ts';
-export { fieldData, type VersionFigures } from './field-data/repository.ts';
+export { fieldData, fieldDataRetention, type VersionFigures } from './field-data/repository.ts';
+export { shellVersion, type KnownVersion } from './field-data/routes.ts';
+export {
+  countsLine,
+  decide,
+  defaultRule,
+  judgeRelease,
+  minViews,
+  waitingFor,
+  type Decision,
+} from './field-data/decision.ts';
+export { ticketCookie, viewTickets, type ViewTickets } from './field-data/tickets.ts';
 export { queueRollbackWebhook } from './webhooks/queue.ts';
 export { printable } from './cli/printable.ts';

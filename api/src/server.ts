@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { apiPrefix } from '@gift/contracts';
 import { apiPlugin } from './api-plugin.ts';
+import type { KnownVersion } from './field-data/routes.ts';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 
@@ -102,10 +103,12 @@ export async function createApiServer({
   db,
   config,
   logger,
+  knownVersion,
 }: {
   db: Db;
   config: ApiConfig;
   logger?: FastifyServerOptions['logger'];
+  knownVersion?: KnownVersion;
 }) {
   const app = Fastify({
     logger: logger ?? false,
@@ -119,6 +122,6 @@ export async function createApiServer({
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cross-Origin-Resource-Policy', 'same-origin');
   });
-  await app.register(apiPlugin, { prefix: apiPrefix, db, config });
+  await app.register(apiPlugin, { prefix: apiPrefix, db, config, knownVersion });
   return app;
 }

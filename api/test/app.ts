@@ -4,6 +4,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { readConfig, type ApiConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { formOutcomeCookies } from '../src/http/form-posts.ts';
+import type { KnownVersion } from '../src/field-data/routes.ts';
 import { createApiServer } from '../src/server.ts';
 import { sqliteDatabase } from './databases.ts';
 
@@ -15,9 +16,12 @@ export async function testApi(
     trustProxy = false,
     locationNewTokensPerDay = 10_000,
     fieldDataPerIp = 10_000,
+    knownVersion,
     ...limits
   }: Partial<ApiConfig['rateLimit']> &
-    Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp'>> = {},
+    Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp'>> & {
+      knownVersion?: KnownVersion;
+    } = {},
 ) {
   const base = readConfig({});
   const config: ApiConfig = {
@@ -35,7 +39,7 @@ export async function testApi(
       done();
     },
   });
-  const app = await createApiServer({ db, config, logger: { level: 'info', stream } });
+  const app = await createApiServer({ db, config, logger: { level: 'info', stream }, knownVersion });
   return { app, logLines, config };
 }
 

@@ -44,6 +44,7 @@ if (remotesDir && (manifestFile || followsDatabase) && settings.watch.minutes > 
     db,
     log: app.log,
     ...settings.watch,
+    rule: config.releaseWatch,
     webhooks: Boolean(config.webhookUrl),
   });
   app.addHook('onClose', async () => stop());

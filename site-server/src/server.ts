@@ -8,13 +8,14 @@ import Fastify, {
 } from 'fastify';
 import { pageRoutes } from '@gift/content';
 import { apiPrefix } from '@gift/contracts';
-import { manifestPath } from '@gift/federation';
+import { manifestPath, type RemotesManifest } from '@gift/federation';
 import {
   apiPlugin,
   formOutcomeCookies,
   httpServerOptions,
   logEachRequest,
   trustedHops,
+  viewTickets,
   type ApiConfig,
   type Db,
 } from 'api';
@@ -27,6 +28,7 @@ import { addSecurityHeaders, answerCompression } from './http/security-headers.t
 import { serveSeoFiles } from './pages/seo-files.ts';
 import { siteOrigins } from './http/site-origin.ts';
 import { serveHealth } from './http/health.ts';
+import { knownVersions } from './remotes/known-versions.ts';
 
 export interface SiteServerOptions {
   /** Workspace root: the shell's and remotes' `dist` folders are read from here. */
@@ -99,9 +101,13 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
 
   // Before the API: its form posts and the pages share the cookie parser (form outcomes, previews).
   await app.register(cookie);
-  if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api });
+  // The API refuses field data about a version this site does not serve (or has not published lately).
+  let readLive: () => Promise<RemotesManifest> = async () => ({});
+  const knownVersion = knownVersions({ readManifest: () => readLive(), remotesDir: options.remotesDir });
+  if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api, knownVersion });
 
   const manifest = await serveBuilds(app, { ...options, releases: options.releases?.(app.log) });
+  readLive = manifest.read;
   const readManifest = manifest.read;
   serveHealth(app, { readManifest, status: manifest.status, healthToken: options.healthToken });
   const previews = registerPreviews(app, {
@@ -129,6 +135,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     previews,
     overrides,
     formOutcomes: options.api && formOutcomeCookies(options.api.config.cookieSecrets),
+    tickets: options.api && viewTickets(options.api.config.cookieSecrets),
     log: app.log,
   });
   serveSeoFiles(app, withOrigin);

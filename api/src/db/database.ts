@@ -17,6 +17,8 @@ const pools = new WeakMap<Db, pg.Pool>();
 
 /** The connection pool under a PostgreSQL database, for what needs one of its own (the shared rate limits). */
 export const postgresPoolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+/** Whether `db` is PostgreSQL's (SQLite's otherwise). */
+export const isPostgresDb = (db: Db) => pools.has(db);
 
 /** A folder only this user may open (0700), made when missing and tightened when it was not. */
 export function privateFolder(path: string) {

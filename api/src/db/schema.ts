@@ -134,6 +134,14 @@ export interface FieldViewTable {
   viewport: string;
   /** 1 when this beacon counts a view, 0 for a later beacon of the same view. */
   counted: number;
+  /** The client's network (IPv4 /24, IPv6 /48) as a hash keyed with that day's key: never an address. */
+  network: Generated<string>;
+  /** The nonce of the ticket the site served this view with, when the report carried a valid one; else null. */
+  ticket: string | null;
+  /** How many errors the beacon reported (their count, as the page counted them). */
+  errors: Generated<number>;
+  /** How many reports this row stands for: 1, or more while the storage budget samples. */
+  weight: Generated<number>;
   lcp: number | null;
   inp: number | null;
   cls: number | null;
@@ -151,15 +159,26 @@ export interface FieldErrorTable {
   message: string;
   frame: string | null;
   count: number;
+  /** How many reports this row stands for: 1, or more while the storage budget samples. */
+  weight: Generated<number>;
 }
 
-/** Hourly figures per remote, version and route (kept 90 days): views, each metric's p75 and p95, each error's count. */
+/** The day's key of the networks' hash: a new random one each day, deleted with the raw reports it keyed. */
+export interface FieldNetworkKeyTable {
+  day: string;
+  key: string;
+}
+
+/**
+ * Hourly figures per remote, version and route (kept 90 days): views, views with an error ('erred'), each metric's p75
+ * and p95, each error's count.
+ */
 export interface FieldHourTable {
   hour: string;
   remote: string;
   version: string;
   route: string;
-  kind: 'view' | 'metric' | 'error';
+  kind: 'view' | 'erred' | 'metric' | 'error';
   name: string;
   count: number;
   p75: number | null;
@@ -170,6 +189,7 @@ export interface Database {
   field_views: FieldViewTable;
   field_errors: FieldErrorTable;
   field_hours: FieldHourTable;
+  field_network_keys: FieldNetworkKeyTable;
   confirmation_mailboxes: ConfirmationMailboxTable;
   confirmation_tokens: ConfirmationTokenTable;
   email_outbox: EmailOutboxTable;

@@ -3,6 +3,7 @@ import { ratingOf, vitalNames, vitalThresholds } from '@gift/contracts/field-dat
 import { printable } from '../cli/printable.ts';
 import { readConfig } from '../config.ts';
 import { databaseName, openMigratedDatabase } from '../db/database.ts';
+import { countsLine, waitingFor } from './decision.ts';
 import { fieldData, fieldDataRetention, type FieldFigures, type HourFigures } from './repository.ts';
 
 const usage = `How each team's pages do for real visitors (web vitals and errors, per remote, version and route).
@@ -31,8 +32,9 @@ const formatValue = (name: string, value: number) =>
 const p75Cell = (name: (typeof vitalNames)[number], value: number | undefined) =>
   value === undefined ? '-' : `${formatValue(name, value)} ${ratingOf(name, value)}`;
 
-const errorRate = (row: { views: number; errors: number }) =>
-  row.views ? `${((row.errors / row.views) * 100).toFixed(1)} %` : row.errors ? `${row.errors} errors` : '-';
+/** Views with at least one error over views: never above 100% (how many errors each reported is `rum errors`). */
+const errorRate = (row: { views: number; errorViews: number }) =>
+  row.views ? `${((row.errorViews / row.views) * 100).toFixed(1)} %` : '-';
 
 /** Columns padded to their widest cell, two spaces apart. */
 function table(header: string[], rows: string[][]): string {
@@ -61,7 +63,7 @@ export function figuresTable(figures: FieldFigures[]): string {
       errorRate(row),
     ]);
   return table(
-    ['remote', 'version', 'route', 'views', ...vitalNames.map((name) => `${name} p75`), 'errors/view'],
+    ['remote', 'version', 'route', 'views', ...vitalNames.map((name) => `${name} p75`), 'views w/ error'],
     rows,
   );
 }
@@ -93,7 +95,7 @@ export function hourTable(hours: HourFigures[]): string {
     ...vitalNames.map((name) => p75Cell(name, hour.p75[name])),
     errorRate(hour),
   ]);
-  return table(['hour (UTC)', 'views', ...vitalNames.map((name) => `${name} p75`), 'errors/view'], rows);
+  return table(['hour (UTC)', 'views', ...vitalNames.map((name) => `${name} p75`), 'views w/ error'], rows);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -175,6 +177,28 @@ async function main(argv: string[]): Promise<number> {
       );
       console.log(deviceTable(devices));
     }
+    // What a release decision may count of each version (the raw reports' 48 hours): a flood shows as many reports
+    // from few networks, few counted.
+    const countedSince = new Date(Math.max(since.getTime(), Date.now() - fieldDataRetention.rawHours * 3_600_000));
+    const versions = [...new Set(figures.map((row) => `${row.remote} ${row.version}`))].sort();
+    console.log(`\nWhat the release watch counts, since ${countedSince.toISOString()}:\n`);
+    for (const key of versions) {
+      const [remoteName, version] = key.split(' ') as [string, string];
+      const counted = await data.countedFigures({
+        remote: remoteName,
+        version,
+        since: countedSince,
+        maxPerNetwork: config.releaseWatch.maxPerNetwork,
+      });
+      const waiting = waitingFor(counted, config.releaseWatch);
+      console.log(`  ${remoteName} ${printable(version)}: ${countsLine(counted)}${waiting ? `; ${waiting}` : ''}`);
+    }
+    const used = await data.rawBytes();
+    console.log(
+      `\nSpace: the raw reports take ${(used / 1024 / 1024).toFixed(1)} MiB of FIELD_DATA_MAX_MB ` +
+        `${(config.fieldDataMaxBytes / 1024 / 1024).toLocaleString('en-US')} MiB` +
+        (used >= config.fieldDataMaxBytes ? ': over it, new reports are sampled.' : '.'),
+    );
     console.log(
       `\nRatings by web-vitals' thresholds (Good at most / Poor above): ${vitalNames
         .map(

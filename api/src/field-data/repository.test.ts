@@ -78,16 +78,24 @@ describe.each(backends)('field data on %s', (_name, open) => {
       ['v1', 'error', 'Boom', 6, null, null],
       ['v1', 'metric', 'INP', 20, 600, 760],
       ['v1', 'view', '', 20, null, null],
+      // A view with an error is counted as such once, whatever the error's count.
+      ['v2', 'erred', '', 1, null, null],
       ['v2', 'error', 'Boom', 1, null, null],
       ['v2', 'view', '', 1, null, null],
     ]);
     // Rolling an hour up again replaces its figures, never adds to them.
     await data.rollUp(new Date('2026-11-25T10:30:00.000Z'));
-    expect(await db.selectFrom('field_hours').selectAll().execute()).toHaveLength(5);
+    expect(await db.selectFrom('field_hours').selectAll().execute()).toHaveLength(6);
 
     const { figures, exact } = await data.figures({ since: new Date('2026-11-25T09:00:00.000Z') });
     expect(exact).toBe(true);
-    expect(figures.find((row) => row.version === 'v1')).toMatchObject({ views: 20, errors: 6, p75: { INP: 600 } });
+    expect(figures.find((row) => row.version === 'v1')).toMatchObject({
+      views: 20,
+      errorViews: 0,
+      errors: 6,
+      p75: { INP: 600 },
+    });
+    expect(figures.find((row) => row.version === 'v2')).toMatchObject({ views: 1, errorViews: 1, errors: 1 });
     const [boom] = await data.topErrors({ since: new Date('2026-11-25T09:00:00.000Z') });
     expect(boom).toMatchObject({ message: 'Boom', count: 7, firstVersion: 'v1' });
     await db.destroy();
@@ -117,14 +125,74 @@ describe.each(backends)('field data on %s', (_name, open) => {
 
     const trend = await data.hourlyTrend({ since: new Date('2026-11-25T09:00:00.000Z'), route: '/vendor' });
     expect(trend).toEqual([
-      { hour: '2026-11-25T10:00:00.000Z', views: 5, errors: 1, p75: { LCP: 1400 } },
-      { hour: '2026-11-25T11:00:00.000Z', views: 1, errors: 0, p75: { LCP: 600 } },
+      { hour: '2026-11-25T10:00:00.000Z', views: 5, errorViews: 0, errors: 1, p75: { LCP: 1400 } },
+      { hour: '2026-11-25T11:00:00.000Z', views: 1, errorViews: 0, errors: 0, p75: { LCP: 600 } },
     ]);
     // Beyond the raw reports' 48 hours the trend reads the hourly roll-ups.
     await data.rollUp(new Date('2026-11-25T10:00:00.000Z'));
     clock = new Date('2026-11-28T12:00:00.000Z');
     const later = await data.hourlyTrend({ since: new Date('2026-11-25T00:00:00.000Z'), route: '/vendor' });
-    expect(later[0]).toEqual({ hour: '2026-11-25T10:00:00.000Z', views: 5, errors: 1, p75: { LCP: 1400 } });
+    expect(later[0]).toEqual({
+      hour: '2026-11-25T10:00:00.000Z',
+      views: 5,
+      errorViews: 0,
+      errors: 1,
+      p75: { LCP: 1400 },
+    });
+    await db.destroy();
+  });
+
+  it('counts, for a decision, each ticketed view once, at most five per network an hour, erred when any of its beacons carried an error', async () => {
+    const db = await open();
+    let clock = new Date('2026-11-25T10:05:00.000Z');
+    const data = fieldData(db, () => clock);
+    const beacon = (ticket: string | null, network: string, extra: object = {}) =>
+      data.store({ ...tags, version: 'v1', view: true, entries: [], ticket, network, ...extra });
+    // Twenty reports from one network: five count this hour.
+    for (let i = 0; i < 20; i++) await beacon(`ticket-one-${String(i).padStart(5, '0')}`, 'net-one');
+    // Reports without a ticket are received, never counted.
+    for (let i = 0; i < 30; i++) await beacon(null, `net-forged-${i}`);
+    // One ticket brought back twice is one view; a later beacon of a view with an error marks it.
+    await beacon('ticket-two-000001', 'net-two');
+    await beacon('ticket-two-000001', 'net-two');
+    await beacon('ticket-two-000001', 'net-two', { view: false, entries: [{ error: 'Boom', count: 4 }] });
+    await beacon('ticket-thr-000001', 'net-three', { entries: [{ metric: 'INP', value: 300 }] });
+    const since = new Date('2026-11-25T10:00:00.000Z');
+    const counted = await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 });
+    expect(counted).toEqual({
+      reports: 54,
+      reportNetworks: 33,
+      views: 7,
+      errorViews: 1,
+      networks: 3,
+      inpP75: 300,
+      routes: ['/vendor'],
+    });
+    // The next hour the same network counts again, up to five.
+    clock = new Date('2026-11-25T11:05:00.000Z');
+    for (let i = 0; i < 8; i++) await beacon(`ticket-one-${String(100 + i).padStart(5, '0')}`, 'net-one');
+    expect((await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).views).toBe(12);
+    expect((await data.countedFigures({ remote: 'vendor', version: 'v2', since, maxPerNetwork: 5 })).reports).toBe(0);
+    await db.destroy();
+  });
+
+  it('keeps the 20 most frequent error messages of a version an hour in the roll-up and counts the rest as one', async () => {
+    const db = await open();
+    const clock = new Date('2026-11-25T10:05:00.000Z');
+    const data = fieldData(db, () => clock);
+    for (let i = 0; i < 30; i++) {
+      await data.store({
+        ...tags,
+        version: 'v1',
+        view: true,
+        entries: [{ error: `Error ${i}`, count: i < 20 ? 5 : 1 }],
+      });
+    }
+    await data.rollUp(clock);
+    const errors = await db.selectFrom('field_hours').selectAll().where('kind', '=', 'error').execute();
+    expect(errors).toHaveLength(21);
+    expect(errors.find((row) => row.name === 'other errors')).toMatchObject({ count: 10 });
+    expect(await data.rawBytes()).toBeGreaterThan(0);
     await db.destroy();
   });
 

@@ -1,7 +1,8 @@
 import type { FieldReport, VitalName } from '@gift/contracts/field-data';
 import { vitalNames } from '@gift/contracts/field-data';
-import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
+import { isPostgresDb, type Db } from '../db/database.ts';
+import { networkHasher } from './networks.ts';
 import type { FieldErrorTable, FieldHourTable, FieldViewTable } from '../db/schema.ts';
 
 const hourMs = 3_600_000;
@@ -23,18 +24,31 @@ export interface FieldFigures {
   /** Phone or desktop, where the figures are split by the visitors' screens. */
   device?: string;
   views: number;
-  /** Errors reported, all counted. */
+  /** Views with at least one error: the error rate is these over `views`, never above 100%. */
+  errorViews: number;
+  /** Errors reported, all counted (what `rum errors` lists). */
   errors: number;
   p75: Partial<Record<VitalName, number>>;
   /** How many values each p75 rests on. */
   samples: Partial<Record<VitalName, number>>;
 }
 
-/** One version's views, errors and p75 INP over a window, and the routes its views were on. */
+/**
+ * What a release decision may count of one version over a window: every report received, and the views the site
+ * vouched for (a valid ticket, each view once), at most `maxPerNetwork` of them per network and hour.
+ */
 export interface VersionFigures {
+  /** Reports received, whatever they claim, and the networks they came from. */
+  reports: number;
+  reportNetworks: number;
+  /** Views counted: ticketed, each once, capped per network and hour. */
   views: number;
-  errors: number;
+  /** Of those, views with at least one error. */
+  errorViews: number;
+  /** Networks the counted views came from. */
+  networks: number;
   inpP75?: number;
+  /** The routes the counted views were on. */
   routes: string[];
 }
 
@@ -45,6 +59,7 @@ const keyOf = (row: { remote: string; version: string; route: string; device?: s
 export interface HourFigures {
   hour: string;
   views: number;
+  errorViews: number;
   errors: number;
   p75: Partial<Record<VitalName, number>>;
 }
@@ -64,12 +79,14 @@ interface Counted {
  */
 function tally() {
   let views = 0;
+  let errorViews = 0;
   let errors = 0;
   const values = new Map<string, number[]>();
   const weighted = new Map<string, [sum: number, count: number]>();
   return {
     add({ kind, name, value, count, hourly }: Counted) {
       if (kind === 'view') views += count;
+      else if (kind === 'erred') errorViews += count;
       else if (kind === 'error') errors += count;
       else if (value !== null && hourly) {
         const [sum, samples] = weighted.get(name) ?? [0, 0];
@@ -88,7 +105,7 @@ function tally() {
         if (exact) [p75[name], samples[name]] = [percentile(exact, 0.75), exact.length];
         else if (hourly) [p75[name], samples[name]] = [hourly[0] / hourly[1], hourly[1]];
       }
-      return { views, errors, p75, samples };
+      return { views, errorViews, errors, p75, samples };
     },
   };
 }
@@ -116,24 +133,40 @@ const hourly = (row: FieldHourTable) => ({ ...row, value: row.p75, hourly: true 
 
 const vitalColumns = { LCP: 'lcp', INP: 'inp', CLS: 'cls', FCP: 'fcp', TTFB: 'ttfb' } as const;
 
-/** A beacon's rows: one with its tags and vitals (when it counts a view or carries a vital), one per error. */
-function rowsOf(report: FieldReport, at: string) {
+/** A report as it is stored: what the page sent, with what the API found of it. */
+export type StoredReport = FieldReport & {
+  /** The client network's hash ('' when it has none). */
+  network?: string;
+  /** The nonce of the valid ticket the report brought, if any. */
+  ticket?: string | null;
+  /** How many reports it stands for (1, or more while the storage budget samples). */
+  weight?: number;
+};
+
+/** A beacon's rows: one with its tags, vitals and how it counts, and one per error. */
+function rowsOf(report: StoredReport, at: string) {
   const tags = { received_at: at, route: report.route, remote: report.remote, version: report.version };
+  const weight = report.weight ?? 1;
   const view: Insertable<FieldViewTable> = {
     ...tags,
     shell: report.shell,
     viewport: report.viewport,
     counted: report.view ? 1 : 0,
+    network: report.network ?? '',
+    ticket: report.ticket ?? null,
+    weight,
   };
   const errors: Insertable<FieldErrorTable>[] = [];
-  let vitals = 0;
+  let errorCount = 0;
   for (const entry of report.entries) {
-    if ('metric' in entry) {
-      view[vitalColumns[entry.metric]] = entry.value;
-      vitals++;
-    } else errors.push({ ...tags, message: entry.error, frame: entry.frame ?? null, count: entry.count });
+    if ('metric' in entry) view[vitalColumns[entry.metric]] = entry.value;
+    else {
+      errors.push({ ...tags, message: entry.error, frame: entry.frame ?? null, count: entry.count, weight });
+      errorCount += entry.count;
+    }
   }
-  return { views: report.view || vitals ? [view] : [], errors };
+  view.errors = errorCount;
+  return { views: [view], errors };
 }
 
 /** One figure as the roll-ups and the figures read it: a view, a vital's value, or an error's count. */
@@ -145,19 +178,27 @@ interface Entry {
   viewport?: string;
   /** When it was received. */
   at: string;
-  kind: 'view' | 'metric' | 'error';
+  kind: 'view' | 'erred' | 'metric' | 'error';
   name: string;
   value: number | null;
   count: number;
 }
+
+/** How many rows a batch reads: small enough that no query holds the event loop for long. */
+const batchRows = 1000;
+/** Lets other work (requests, health checks) run between two batches. */
+const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+/** Distinct error messages kept per remote, version and hour; the rest are counted as one. */
+export const maxErrorMessages = 20;
+export const otherErrors = 'other errors';
 
 /**
  * Stores reports in groups (group commit): a report that arrives while a write is under way goes with the others that
  * arrived meanwhile in the next one. Each caller's promise settles when its own report is committed, so an answer
  * never says stored before it is; under load one commit serves many reports instead of one each.
  */
-export function groupCommit(write: (reports: FieldReport[]) => Promise<void>) {
-  let waiting: { report: FieldReport; resolve: () => void; reject: (error: unknown) => void }[] = [];
+export function groupCommit(write: (reports: StoredReport[]) => Promise<void>) {
+  let waiting: { report: StoredReport; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let writing = false;
   async function drain() {
     writing = true;
@@ -173,7 +214,7 @@ export function groupCommit(write: (reports: FieldReport[]) => Promise<void>) {
     }
     writing = false;
   }
-  return (report: FieldReport) =>
+  return (report: StoredReport) =>
     new Promise<void>((resolve, reject) => {
       waiting.push({ report, resolve, reject });
       if (!writing) void drain();
@@ -182,70 +223,115 @@ export function groupCommit(write: (reports: FieldReport[]) => Promise<void>) {
 
 /** Field data: reports as they arrive, their hourly figures, and what the teams and the release watch read. */
 export function fieldData(db: Db, now: () => Date = () => new Date()) {
-  /** The raw figures since `since` (and before `until`), of one remote or version when given, as entries. */
-  async function entries(filter: {
+  interface Filter {
     since: Date;
     until?: Date;
     remote?: string;
     version?: string;
     routes?: string[];
-  }): Promise<Entry[]> {
-    let views = db.selectFrom('field_views').selectAll().where('received_at', '>=', filter.since.toISOString());
-    let errors = db.selectFrom('field_errors').selectAll().where('received_at', '>=', filter.since.toISOString());
-    if (filter.until) {
-      views = views.where('received_at', '<', filter.until.toISOString());
-      errors = errors.where('received_at', '<', filter.until.toISOString());
-    }
-    if (filter.remote) {
-      views = views.where('remote', '=', filter.remote);
-      errors = errors.where('remote', '=', filter.remote);
-    }
-    if (filter.version) {
-      views = views.where('version', '=', filter.version);
-      errors = errors.where('version', '=', filter.version);
-    }
-    if (filter.routes) {
-      views = views.where('route', 'in', filter.routes);
-      errors = errors.where('route', 'in', filter.routes);
-    }
-    const found: Entry[] = [];
-    for (const row of await views.execute()) {
-      const tags = {
-        remote: row.remote,
-        version: row.version,
-        route: row.route,
-        viewport: row.viewport,
-        at: row.received_at,
-      };
-      if (row.counted) found.push({ ...tags, kind: 'view', name: '', value: null, count: 1 });
-      for (const name of vitalNames) {
-        const value = row[vitalColumns[name]];
-        if (value !== null) found.push({ ...tags, kind: 'metric', name, value, count: 1 });
+  }
+  /** The raw rows' condition for `filter`, after row `afterId` (the rows are read in batches, in id order). */
+  const within = (filter: Filter, afterId: number) =>
+    sql.join(
+      [
+        sql`received_at >= ${filter.since.toISOString()}`,
+        ...(filter.until ? [sql`received_at < ${filter.until.toISOString()}`] : []),
+        ...(filter.remote ? [sql`remote = ${filter.remote}`] : []),
+        ...(filter.version ? [sql`version = ${filter.version}`] : []),
+        ...(filter.routes ? [sql`route in (${sql.join(filter.routes)})`] : []),
+        sql`id > ${afterId}`,
+      ],
+      sql` and `,
+    ) as RawBuilder<boolean>;
+
+  /**
+   * Every raw entry of `filter`, handed to `visit` a batch at a time with other work let in between, so that no read
+   * holds the event loop for long however many reports there are. A view erred when its counting beacon carried an
+   * error or a later beacon of the same view (the same ticket) did.
+   */
+  async function eachEntry(filter: Filter, visit: (entry: Entry) => void) {
+    if (filter.routes && !filter.routes.length) return;
+    const erredTickets = new Set(
+      (
+        await db
+          .selectFrom('field_views')
+          .select('ticket')
+          .distinct()
+          .where(within(filter, 0))
+          .where('errors', '>', 0)
+          .where('ticket', 'is not', null)
+          .execute()
+      ).map((row) => row.ticket),
+    );
+    for (let last = 0; ;) {
+      const rows = await db
+        .selectFrom('field_views')
+        .selectAll()
+        .where(within(filter, last))
+        .orderBy('id')
+        .limit(batchRows)
+        .execute();
+      for (const row of rows) {
+        const tags = { remote: row.remote, version: row.version, route: row.route, viewport: row.viewport };
+        const at = row.received_at;
+        if (row.counted) {
+          visit({ ...tags, at, kind: 'view', name: '', value: null, count: row.weight });
+          if (row.errors > 0 || (row.ticket !== null && erredTickets.has(row.ticket))) {
+            visit({ ...tags, at, kind: 'erred', name: '', value: null, count: row.weight });
+          }
+        }
+        for (const name of vitalNames) {
+          const value = row[vitalColumns[name]];
+          if (value !== null) visit({ ...tags, at, kind: 'metric', name, value, count: row.weight });
+        }
       }
+      if (rows.length < batchRows) break;
+      last = Number(rows.at(-1)!.id);
+      await yieldToOthers();
     }
-    for (const row of await errors.execute()) {
-      found.push({
-        remote: row.remote,
-        version: row.version,
-        route: row.route,
-        at: row.received_at,
-        kind: 'error',
-        name: row.message,
-        value: null,
-        count: row.count,
-      });
+    for (let last = 0; ;) {
+      const rows = await db
+        .selectFrom('field_errors')
+        .selectAll()
+        .where(within(filter, last))
+        .orderBy('id')
+        .limit(batchRows)
+        .execute();
+      for (const row of rows) {
+        const { remote, version, route } = row;
+        const at = row.received_at;
+        visit({
+          remote,
+          version,
+          route,
+          at,
+          kind: 'error',
+          name: row.message,
+          value: null,
+          count: row.count * row.weight,
+        });
+      }
+      if (rows.length < batchRows) break;
+      last = Number(rows.at(-1)!.id);
+      await yieldToOthers();
     }
+  }
+
+  /** The raw entries of `filter`, gathered (for the operators' command, not the server's event loop). */
+  async function entries(filter: Filter): Promise<Entry[]> {
+    const found: Entry[] = [];
+    await eachEntry(filter, (entry) => found.push(entry));
     return found;
   }
 
   return {
     /** Stores one beacon's entries, as they came. */
-    async store(report: FieldReport) {
+    async store(report: StoredReport) {
       await this.storeAll([report]);
     },
 
     /** Stores several beacons in one transaction (one commit, one wait for the disk). */
-    async storeAll(reports: FieldReport[]) {
+    async storeAll(reports: StoredReport[]) {
       const at = now().toISOString();
       const rows = reports.map((report) => rowsOf(report, at));
       const views = rows.flatMap((row) => row.views);
@@ -275,22 +361,63 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
     async rollUp(hour: Date) {
       const start = new Date(Math.floor(hour.getTime() / hourMs) * hourMs);
       const end = new Date(start.getTime() + hourMs);
-      const rows = await entries({ since: start, until: end });
-      const groups = new Map<string, Omit<FieldHourTable, 'hour' | 'p75' | 'p95'> & { values: number[] }>();
-      for (const row of rows) {
-        const key = `${keyOf(row)}\u0000${row.kind}\u0000${row.name}`;
-        const group = groups.get(key) ?? {
-          remote: row.remote,
-          version: row.version,
-          route: row.route,
-          kind: row.kind,
-          name: row.name,
-          count: 0,
-          values: [],
-        };
-        group.count += row.count;
-        if (row.value !== null) group.values.push(row.value);
-        groups.set(key, group);
+      type Group = Omit<FieldHourTable, 'hour' | 'p75' | 'p95'> & { values: number[] };
+      const groups = new Map<string, Group>();
+      const add = (key: string, fresh: () => Group, count: number, value: number | null) => {
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = fresh()));
+        group.count += count;
+        if (value !== null) group.values.push(value);
+      };
+      await eachEntry({ since: start, until: end }, (row) =>
+        add(
+          `${keyOf(row)}\u0000${row.kind}\u0000${row.name}`,
+          () => ({
+            remote: row.remote,
+            version: row.version,
+            route: row.route,
+            kind: row.kind,
+            name: row.name,
+            count: 0,
+            values: [],
+          }),
+          row.count,
+          row.value,
+        ),
+      );
+      // The most frequent messages of each version are kept by name; the rest, however many, are one row.
+      const messages = new Map<string, Map<string, number>>();
+      for (const group of groups.values()) {
+        if (group.kind !== 'error') continue;
+        const version = `${group.remote}\u0000${group.version}`;
+        if (!messages.has(version)) messages.set(version, new Map());
+        const counts = messages.get(version)!;
+        counts.set(group.name, (counts.get(group.name) ?? 0) + group.count);
+      }
+      for (const [version, counts] of messages) {
+        if (counts.size <= maxErrorMessages) continue;
+        const kept = new Set(
+          [...counts]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, maxErrorMessages)
+            .map(([name]) => name),
+        );
+        const folded = [...groups].filter(
+          ([, group]) =>
+            group.kind === 'error' &&
+            `${group.remote}\u0000${group.version}` === version &&
+            !kept.has(group.name) &&
+            group.name !== otherErrors,
+        );
+        for (const [key, group] of folded) {
+          groups.delete(key);
+          add(
+            `${keyOf(group)}\u0000error\u0000${otherErrors}`,
+            () => ({ ...group, name: otherErrors, count: 0, values: [] }),
+            group.count,
+            null,
+          );
+        }
       }
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('field_hours').where('hour', '=', start.toISOString()).execute();
@@ -311,21 +438,129 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       return groups.size;
     },
 
-    /** The hourly figures of the last two hours and this one so far; raw entries past 48 hours and figures past 90 days go. */
+    /**
+     * The hourly figures of the last two hours and this one so far; raw entries past 48 hours (with the networks' keys
+     * of their days) and figures past 90 days go, a batch at a time.
+     */
     async rollUpAndPurge() {
       const at = now().getTime();
       for (const back of [2, 1, 0]) await this.rollUp(new Date(at - back * hourMs));
-      const rawBefore = new Date(at - fieldDataRetention.rawHours * hourMs).toISOString();
+      const rawBefore = new Date(at - fieldDataRetention.rawHours * hourMs);
       let raw = 0;
       for (const table of ['field_views', 'field_errors'] as const) {
-        const deleted = await db.deleteFrom(table).where('received_at', '<', rawBefore).executeTakeFirst();
-        raw += Number(deleted.numDeletedRows);
+        for (;;) {
+          const deleted = await db
+            .deleteFrom(table)
+            .where('id', 'in', (query) =>
+              query
+                .selectFrom(table)
+                .select('id')
+                .where('received_at', '<', rawBefore.toISOString())
+                .limit(batchRows * 5),
+            )
+            .executeTakeFirst();
+          raw += Number(deleted.numDeletedRows);
+          if (Number(deleted.numDeletedRows) < batchRows * 5) break;
+          await yieldToOthers();
+        }
       }
+      await networkHasher(db).purge(rawBefore);
       const hours = await db
         .deleteFrom('field_hours')
         .where('hour', '<', new Date(at - fieldDataRetention.hourlyDays * 24 * hourMs).toISOString())
         .executeTakeFirst();
       return { raw, hours: Number(hours.numDeletedRows) };
+    },
+
+    /**
+     * What a release decision may count of one version since `since` (before `until`, on `routes` when given): the
+     * reports received and their networks, and the views the site vouched for: a valid ticket, each ticket one view
+     * (its first counting beacon), at most `maxPerNetwork` views per network and hour, first come first counted. A
+     * view erred when any beacon of it carried an error. Read in one query of the columns it needs.
+     */
+    async countedFigures({
+      remote,
+      version,
+      since,
+      until,
+      routes,
+      maxPerNetwork,
+    }: {
+      remote: string;
+      version: string;
+      since: Date;
+      until?: Date;
+      routes?: string[];
+      maxPerNetwork: number;
+    }): Promise<VersionFigures> {
+      const figures: VersionFigures = {
+        reports: 0,
+        reportNetworks: 0,
+        views: 0,
+        errorViews: 0,
+        networks: 0,
+        routes: [],
+      };
+      if (routes && !routes.length) return figures;
+      const rows = await db
+        .selectFrom('field_views')
+        .select(['id', 'received_at', 'route', 'network', 'ticket', 'counted', 'errors', 'inp', 'weight'])
+        .where(within({ since, until, remote, version, routes }, 0))
+        .orderBy('id')
+        .execute();
+      const reportNetworks = new Set<string>();
+      const views = new Map<string, { network: string; hour: string; route: string; erred: boolean; inp?: number }>();
+      const later = new Map<string, { erred: boolean; inp?: number }>();
+      for (const row of rows) {
+        figures.reports += row.weight;
+        reportNetworks.add(row.network);
+        if (row.ticket === null) continue;
+        const known = views.get(row.ticket) ?? later.get(row.ticket);
+        if (!known && row.counted) {
+          views.set(row.ticket, {
+            network: row.network,
+            hour: row.received_at.slice(0, 13),
+            route: row.route,
+            erred: false,
+          });
+        } else if (!known) later.set(row.ticket, { erred: false });
+        const view = (views.get(row.ticket) ?? later.get(row.ticket))!;
+        view.erred ||= row.errors > 0;
+        if (row.inp !== null) view.inp = Math.max(view.inp ?? 0, row.inp);
+      }
+      const perNetworkHour = new Map<string, number>();
+      const networks = new Set<string>();
+      const seenRoutes = new Set<string>();
+      const inp: number[] = [];
+      for (const view of views.values()) {
+        const slot = `${view.network}\u0000${view.hour}`;
+        const taken = perNetworkHour.get(slot) ?? 0;
+        if (taken >= maxPerNetwork) continue;
+        perNetworkHour.set(slot, taken + 1);
+        figures.views += 1;
+        if (view.erred) figures.errorViews += 1;
+        networks.add(view.network);
+        seenRoutes.add(view.route);
+        if (view.inp !== undefined) inp.push(view.inp);
+      }
+      figures.reportNetworks = reportNetworks.size;
+      figures.networks = networks.size;
+      figures.routes = [...seenRoutes].sort();
+      const inpP75 = percentile(inp, 0.75);
+      return inpP75 === undefined ? figures : { ...figures, inpP75 };
+    },
+
+    /**
+     * The space the raw reports take, in bytes: on PostgreSQL their tables with indexes; on SQLite the database file's
+     * used pages (the raw reports are nearly all of it). Cheap: read from the catalog, never by scanning.
+     */
+    async rawBytes(): Promise<number> {
+      const { rows } = await sql<{ bytes: number | string }>`${
+        isPostgresDb(db)
+          ? sql`select pg_total_relation_size('field_views') + pg_total_relation_size('field_errors') as bytes`
+          : sql`select (page_count - freelist_count) * page_size as bytes from pragma_page_count(), pragma_freelist_count(), pragma_page_size()`
+      }`.execute(db);
+      return Number(rows[0]?.bytes ?? 0);
     },
 
     /**
@@ -347,40 +582,6 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       if (remote) query = query.where('remote', '=', remote);
       const figures = figuresOf((await query.execute()).map(hourly));
       return { figures, exact: false };
-    },
-
-    /**
-     * What visitors of one version of a remote saw since `since` (and before `until`), on `routes` when given (the release
-     * watch compares two versions on the routes both were seen on): views, errors and the p75 of INP.
-     */
-    async versionFigures({
-      remote,
-      version,
-      since,
-      until,
-      routes,
-    }: {
-      remote: string;
-      version: string;
-      since: Date;
-      until?: Date;
-      routes?: string[];
-    }): Promise<VersionFigures> {
-      if (routes && !routes.length) return { views: 0, errors: 0, routes: [] };
-      const rows = await entries({ since, until, remote, version, routes });
-      const figures: VersionFigures = { views: 0, errors: 0, routes: [] };
-      const seen = new Set<string>();
-      const inp: number[] = [];
-      for (const row of rows) {
-        if (row.kind === 'view') {
-          figures.views += row.count;
-          seen.add(row.route);
-        } else if (row.kind === 'error') figures.errors += row.count;
-        else if (row.name === 'INP' && row.value !== null) inp.push(row.value);
-      }
-      figures.routes = [...seen].sort();
-      const inpP75 = percentile(inp, 0.75);
-      return inpP75 === undefined ? figures : { ...figures, inpP75 };
     },
 
     /**
@@ -431,8 +632,8 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       return [...hours]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([hour, counts]) => {
-          const { views, errors, p75 } = counts.figures();
-          return { hour, views, errors, p75 };
+          const { views, errorViews, errors, p75 } = counts.figures();
+          return { hour, views, errorViews, errors, p75 };
         });
     },
 

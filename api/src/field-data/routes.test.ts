@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import type { ApiConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { viewTickets } from './tickets.ts';
 import { apiForEachTest, testApi, countRows, postTo } from '../../test/app.ts';
 
 let db: Db;
 let app: FastifyInstance;
+let config: ApiConfig;
 
 const report = {
   route: '/vendor',
@@ -26,7 +29,7 @@ const stored = async () =>
   (await db.selectFrom('field_views').selectAll().execute()).length +
   (await db.selectFrom('field_errors').selectAll().execute()).length;
 
-apiForEachTest((api) => ({ db, app } = api));
+apiForEachTest((api) => ({ db, app, config } = api));
 
 describe('POST /api/rum', () => {
   it('stores a view, its metrics and its errors, tagged, and answers 204', async () => {
@@ -43,6 +46,11 @@ describe('POST /api/rum', () => {
         shell: 'Bx12_abc',
         viewport: 'phone',
         counted: 1,
+        // The client's network as a keyed hash, never its address; no ticket came with this report.
+        network: expect.stringMatching(/^[\w-]{16}$/),
+        ticket: null,
+        errors: 2,
+        weight: 1,
         lcp: expect.closeTo(1830.2, 1),
         cls: expect.closeTo(0.02, 5),
         inp: null,
@@ -62,7 +70,60 @@ describe('POST /api/rum', () => {
         message: 'TypeError: x is undefined',
         frame: 'https://gifts.example/remotes/vendor/a.js:1:200',
         count: 2,
+        weight: 1,
       },
+    ]);
+    expect(JSON.stringify(views)).not.toContain('127.0.0');
+  });
+
+  it('refuses, with a 400 and nothing stored, a report for a remote that does not own its route, or for a version the site does not know', async () => {
+    const { app: site } = await testApi(db, {
+      knownVersion: (remote, version) => remote === 'vendor' && version === report.version,
+    });
+    const sendTo = (payload: unknown) => postTo(site, '/api/rum', payload);
+    expect((await sendTo({ ...report, remote: 'legal' })).json()).toMatchObject({ field: 'remote' });
+    expect((await sendTo({ ...report, remote: 'nosuch' })).statusCode).toBe(400);
+    expect((await sendTo({ ...report, version: 'x'.repeat(100) })).json()).toMatchObject({ field: 'version' });
+    expect((await sendTo({ ...report, route: '/privacy' })).statusCode).toBe(400);
+    expect(await stored()).toBe(0);
+    expect((await sendTo(report)).statusCode).toBe(204);
+    // The not-found page is the shell's, whatever version a report claims for it.
+    expect((await sendTo({ ...report, route: '/404', remote: 'shell', version: 'anything' })).statusCode).toBe(204);
+    const versions = await db.selectFrom('field_views').select(['remote', 'version']).orderBy('id').execute();
+    expect(versions).toEqual([
+      { remote: 'vendor', version: report.version },
+      { remote: 'shell', version: 'shell' },
+    ]);
+    await site.close();
+  });
+
+  it('stores the nonce of a valid view ticket for the same remote and version, and nothing for any other', async () => {
+    const tickets = viewTickets(config.cookieSecrets);
+    const cookieOf = (fields: { remote: string; version: string }, now?: number) => {
+      const { name, value } = tickets.issue({ ...fields, route: '/vendor' }, { now });
+      return { cookie: `${name}=${value}`, value };
+    };
+    const valid = cookieOf(report);
+    await send(report, { cookie: valid.cookie });
+    await send(report, { cookie: cookieOf({ remote: 'vendor', version: 'another' }).cookie });
+    await send(report, { cookie: `rum_vendor=${cookieOf({ remote: 'legal', version: report.version }).value}` });
+    await send(report, { cookie: cookieOf(report, Date.now() - 2 * 3_600_000).cookie });
+    const forged = viewTickets(['another-secret-of-at-least-32-characters-long']).issue({ ...report });
+    await send(report, { cookie: `${forged.name}=${forged.value}` });
+    const rows = await db.selectFrom('field_views').select('ticket').orderBy('id').execute();
+    expect(rows.map((row) => row.ticket)).toEqual([tickets.read(valid.value, report), null, null, null, null]);
+    expect(rows[0]!.ticket).toMatch(/^[\w-]{16}$/);
+  });
+
+  it('keeps 20 distinct error messages of a version an hour by name and counts the rest as one', async () => {
+    const errors = Array.from({ length: 45 }, (_, index) => ({ error: `Error number ${index}`, count: 1 }));
+    expect((await send({ ...report, entries: errors })).statusCode).toBe(204);
+    expect((await send({ ...report, entries: [{ error: 'Yet another', count: 3 }] })).statusCode).toBe(204);
+    const rows = await db.selectFrom('field_errors').select(['message', 'count']).orderBy('id').execute();
+    expect(rows).toHaveLength(22);
+    expect(rows.slice(20)).toEqual([
+      { message: 'other errors', count: 25 },
+      { message: 'other errors', count: 3 },
     ]);
   });
 

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { pageRoutes } from '@gift/content';
 import { apiRoute } from '@gift/contracts';
 import {
@@ -9,23 +10,157 @@ import {
   type FieldReport,
 } from '@gift/contracts/field-data';
 import type { ApiConfig } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import { isPostgresDb, type Db } from '../db/database.ts';
 import { badRequest, postGuard, type RateLimits } from '../http/guards.ts';
-import { fieldData, groupCommit } from './repository.ts';
+import { networkHasher } from './networks.ts';
+import {
+  fieldData,
+  fieldDataRetention,
+  groupCommit,
+  maxErrorMessages,
+  otherErrors,
+  type StoredReport,
+} from './repository.ts';
+import { ticketCookie, viewTickets } from './tickets.ts';
+
+/** Whether `version` is a version of `remote` the site serves or has published within the raw reports' retention. */
+export type KnownVersion = (remote: string, version: string) => boolean | Promise<boolean>;
+
+/** What the shell's own views report as their version: the watch never judges the shell, and one name bounds them. */
+export const shellVersion = 'shell';
+
+/** Which remote owns each route of the route table; the not-found page is the shell's. */
+const owners = new Map<string, string>([
+  ...pageRoutes.map((route) => [route.path, route.remote] as const),
+  [notFoundRoute, 'shell'],
+]);
+
+/**
+ * The versions the API alone knows, without a site server to ask: with PostgreSQL, the release tables (a version live
+ * now or published within the raw retention); on a developer's SQLite, any (there is no ledger to ask).
+ */
+function releaseTables(db: Db): KnownVersion {
+  if (!isPostgresDb(db)) return () => true;
+  return async (remote, version) => {
+    const since = new Date(Date.now() - fieldDataRetention.rawHours * 3_600_000).toISOString();
+    const { rows } = await sql<{ known: number }>`select 1 as known from site_releases
+      where remote = ${remote} and version = ${version} and (live or published_at >= ${since}) limit 1`
+      .execute(db)
+      .catch(() => ({ rows: [] }));
+    return rows.length > 0;
+  };
+}
+
+/** Remembers answers for a minute, so that a flood of one claim asks the ledger once. */
+function remembered(known: KnownVersion): KnownVersion {
+  const answers = new Map<string, { known: boolean; until: number }>();
+  return async (remote, version) => {
+    const key = `${remote}\u0000${version}`;
+    const now = Date.now();
+    const answer = answers.get(key);
+    if (answer && answer.until > now) return answer.known;
+    const fresh = await known(remote, version);
+    if (answers.size > 10_000) answers.clear();
+    answers.set(key, { known: fresh, until: now + 60_000 });
+    return fresh;
+  };
+}
+
+/**
+ * Distinct error messages per remote, version and hour, as this instance has stored them: the first
+ * `maxErrorMessages` are kept by name, the rest of a report's errors become one "other errors" entry, so that what is
+ * stored grows with the real variety of errors, never with what a sender invents.
+ */
+function errorCap() {
+  let hour = '';
+  const seen = new Map<string, Set<string>>();
+  return (report: FieldReport, at: Date): FieldReport => {
+    const now = at.toISOString().slice(0, 13);
+    if (now !== hour) {
+      seen.clear();
+      hour = now;
+    }
+    const key = `${report.remote}\u0000${report.version}`;
+    const messages = seen.get(key) ?? new Set<string>();
+    seen.set(key, messages);
+    let other = 0;
+    const entries = report.entries.filter((entry) => {
+      if ('metric' in entry) return true;
+      if (messages.has(entry.error) || messages.size < maxErrorMessages) {
+        messages.add(entry.error);
+        return true;
+      }
+      other += entry.count;
+      return false;
+    });
+    if (other) entries.push({ error: otherErrors, count: Math.min(other, 1000) });
+    return { ...report, entries };
+  };
+}
+
+/**
+ * The storage budget: while the raw reports take less than `maxBytes`, every report is kept; past it, one in N, N
+ * doubling with every further 5% (and the kept ones stand for N each, so that the figures stay right). Measured once a
+ * minute from the database's catalog.
+ */
+function storageBudget(measure: () => Promise<number>, maxBytes: number) {
+  let weight = 1;
+  let measuredAt = 0;
+  let measuring: Promise<void> | undefined;
+  const remeasure = () =>
+    (measuring ??= measure()
+      .then((used) => {
+        weight = used < maxBytes ? 1 : 10 * 2 ** Math.min(10, Math.floor((used - maxBytes) / (0.05 * maxBytes)));
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        measuredAt = Date.now();
+        measuring = undefined;
+      }));
+  return {
+    /** The weight a report is stored with, or 0 when the sample leaves it out. */
+    async weightOfNext(): Promise<number> {
+      if (Date.now() - measuredAt > 60_000) await remeasure();
+      return weight === 1 || Math.random() * weight < 1 ? weight : 0;
+    },
+  };
+}
 
 /**
  * `POST /api/rum`: one page view's web vitals and errors, sent by the page with `navigator.sendBeacon`. Checked by its
  * schema (16 KiB, 50 entries), refused from other sites, limited per client address in a bucket of its own (a
- * visitor's pages send one each, beside the forms' limit); answered 204, with nothing to read.
+ * visitor's pages send one each, beside the forms' limit); a report must name a route of the route table, the remote
+ * that owns it and a version of that remote the site knows, or it is answered 400 and stored nowhere. Stored with the
+ * client's network (hashed), the view ticket it brought if valid, its errors capped; answered 204, nothing to read.
  */
 export function fieldDataRoutes(
   app: FastifyInstance,
-  { db, config, limits }: { db: Db; config: ApiConfig; limits: RateLimits },
+  { db, config, limits, knownVersion }: { db: Db; config: ApiConfig; limits: RateLimits; knownVersion?: KnownVersion },
 ) {
   const data = fieldData(db);
   const store = groupCommit((reports) => data.storeAll(reports));
-  const knownRoutes = new Set([...pageRoutes.map((route) => route.path), notFoundRoute]);
   const perIp = limits('rum-ip', config.fieldDataPerIp, config.rateLimit.perIpWindowSeconds);
+  const known = remembered(knownVersion ?? releaseTables(db));
+  const tickets = viewTickets(config.cookieSecrets);
+  const networks = networkHasher(db);
+  const capErrors = errorCap();
+  const budget = storageBudget(() => data.rawBytes(), config.fieldDataMaxBytes);
+
+  /** Why a report cannot be about what it names, or undefined when it can. */
+  async function refusal(report: FieldReport): Promise<[field: string, message: string] | undefined> {
+    // A route as the route table writes it (`/share-location/*`), never an address with a link's token in it.
+    const owner = owners.get(report.route);
+    if (!owner) return ['route', 'route must be a route of the site'];
+    if (report.remote !== owner) return ['remote', `remote must be the remote that owns ${report.route}: ${owner}`];
+    if (owner !== 'shell' && !(await known(report.remote, report.version))) {
+      return ['version', `version must be a version of ${report.remote} that the site serves`];
+    }
+    return undefined;
+  }
+
+  const ticketOf = (request: FastifyRequest, report: FieldReport) =>
+    tickets.read(request.cookies?.[ticketCookie(report.remote)], report) ?? null;
+
   app.post<{ Body: FieldReport }>(
     apiRoute(fieldDataPath),
     {
@@ -34,9 +169,20 @@ export function fieldDataRoutes(
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: '/' }),
     },
     async (request, reply) => {
-      // A route as the route table writes it (`/share-location/*`), never an address with a link's token in it.
-      if (!knownRoutes.has(request.body.route)) return badRequest(reply, 'route', 'route must be a route of the site');
-      await store(request.body);
+      const report = request.body.remote === 'shell' ? { ...request.body, version: shellVersion } : request.body;
+      const refused = await refusal(report);
+      if (refused) return badRequest(reply, ...refused);
+      const weight = await budget.weightOfNext();
+      if (weight > 0) {
+        const at = new Date();
+        const stored: StoredReport = {
+          ...capErrors(report, at),
+          network: await networks.hash(request.ip, at),
+          ticket: ticketOf(request, report),
+          weight,
+        };
+        await store(stored);
+      }
       return reply.code(204).send();
     },
   );

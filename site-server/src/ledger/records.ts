@@ -120,3 +120,19 @@ export function switchesOf(records: ReleaseRecord[]) {
     .reverse()
     .map(({ version, how, who, at }) => ({ version, how, who, at }));
 }
+
+/**
+ * The release under watch in a remote's records: its last switch, when that was a promote within the watch window
+ * that the watch has not rolled back, with the version live before it. Undefined otherwise (a rollback was the last
+ * switch, the window has passed, or no version came before).
+ */
+export function watchedRelease(records: ReleaseRecord[], now: Date, minutes: number) {
+  const switches = records.filter((record) => record.event === 'live');
+  const last = switches.at(-1);
+  if (last?.event !== 'live' || last.how !== 'promote') return undefined;
+  const since = new Date(last.at);
+  if (now.getTime() - since.getTime() > minutes * 60_000) return undefined;
+  const previous = versionLiveBefore(records, last.version);
+  if (!previous) return undefined;
+  return { version: last.version, previous, since };
+}

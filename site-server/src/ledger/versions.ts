@@ -11,6 +11,14 @@ export const defaultRemotesBaseUrl = '/remotes/';
  */
 export const isVersionName = (name: string) => /^[A-Za-z0-9][\w.-]{0,99}$/.test(name) && !name.includes('..');
 
+/** When a version was published, from its name (`20261124.101500123-...`); undefined for a name of another form. */
+export function publishedAt(version: string): Date | undefined {
+  const match = /^(\d{4})(\d\d)(\d\d)\.(\d\d)(\d\d)(\d\d)(\d{3})-/.exec(version);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second, ms] = match.slice(1).map(Number) as number[];
+  return new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, ms!));
+}
+
 /** The folder of a published version of a remote under REMOTES_DIR. */
 export const versionDir = (remotesDir: string, remote: RemoteName, version: string) =>
   join(remotesDir, remotes[remote].folder, version);

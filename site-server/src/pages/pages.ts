@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type PageRoute } from '@gift/content';
-import { manifestElement, type RemotesManifest } from '@gift/federation';
-import type { FormOutcomeCookies } from 'api';
+import { manifestElement, remotes, type RemotesManifest } from '@gift/federation';
+import type { FormOutcomeCookies, ViewTickets } from 'api';
 import { revalidate } from '../remotes/builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
 import { keptPageForms, sendPageForm, sendPageOnce } from './page-forms.ts';
@@ -18,6 +18,7 @@ import {
   type PrerenderedIndex,
 } from './prerender.ts';
 import { watchedFile, type WatchedFile } from '../remotes/watched-file.ts';
+import { liveVersionsOf } from '../ledger/versions.ts';
 
 /**
  * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
@@ -34,6 +35,7 @@ export function pageSender({
   previews,
   overrides,
   formOutcomes,
+  tickets,
   log,
 }: {
   root: string;
@@ -45,6 +47,8 @@ export function pageSender({
   overrides: Overrides;
   /** The outcomes of native form posts, signed by the API: none shown without it. */
   formOutcomes?: FormOutcomeCookies;
+  /** The API's view tickets: each page view of a remote goes with one, which its field-data report brings back. */
+  tickets?: ViewTickets;
   log: FastifyBaseLogger;
 }) {
   const indexPath = join(root, 'shell', 'dist', 'index.html');
@@ -81,6 +85,25 @@ export function pageSender({
     return html;
   };
   const keptPages = keptPageForms({ log });
+  // Each remote's version in a manifest, read once per manifest object.
+  const versions = new WeakMap<RemotesManifest, Record<string, string>>();
+  const versionIn = (manifest: RemotesManifest, remote: PageRoute['remote']) => {
+    if (!versions.has(manifest)) versions.set(manifest, liveVersionsOf(manifest));
+    return versions.get(manifest)![remotes[remote].folder];
+  };
+  /**
+   * The view's ticket, in a cookie beside the kept page (which stays the same bytes for everyone): the site vouches
+   * that it served this view of this remote's version, and the view's field-data report brings it back.
+   */
+  const vouch = (request: FastifyRequest, reply: FastifyReply, route: PageRoute, manifest: RemotesManifest) => {
+    const version = tickets && versionIn(manifest, route.remote);
+    if (!tickets || !version) return;
+    const { name, value, options } = tickets.issue(
+      { remote: route.remote, version, route: route.path },
+      { secure: request.protocol === 'https' },
+    );
+    reply.setCookie(name, value, options);
+  };
   // The manifest's element, made once per manifest (the same object comes back until the file changes).
   const elements = new WeakMap<RemotesManifest, string>();
   const elementOf = (manifest: RemotesManifest) => {
@@ -206,6 +229,7 @@ export function pageSender({
       if (typeof policy === 'string') reply.header('Content-Security-Policy', allowingOverrides(policy, local));
     }
     const personal = grants.length > 0 || local.length > 0;
+    if (match) vouch(request, reply, match.route, manifest);
     reply
       .code(found ? 200 : 404)
       // What one browser previews or overrides is for it alone: never kept by a cache, shared or its own.

@@ -1,9 +1,12 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openMigratedDatabase, printable, type Db } from 'api';
+import { countsLine, judgeRelease, openMigratedDatabase, printable, readConfig, type Db } from 'api';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { postgresLedger } from '../ledger/ledger.ts';
+import { watchedRelease, type ReleaseRecord } from '../ledger/records.ts';
+import { ledgerOf } from '../ledger/switches.ts';
 import { maxPreviewHours, previewPath, signPreview } from '../ledger/preview-links.ts';
 import {
   ReleaseError,
@@ -130,6 +133,40 @@ async function printReleases(remote: RemoteName) {
     const at = `${change.at.slice(0, 16).replace('T', ' ')} UTC`;
     console.log(`    ${at}  ${change.how.padEnd(8)}  -> ${printable(change.version)}  (${printable(change.who)})`);
   }
+  const watching = await watchLine(remote, await ledgerOf(await settings()).records(remote));
+  if (watching) console.log(printable(watching));
+}
+
+/**
+ * The site's field data, where the site server keeps it (DATABASE_URL, or the SQLite file in DATA_DIR when there is
+ * one): undefined when there is none to read.
+ */
+let fieldDb: Db | undefined | null = null;
+async function fieldDataDb(): Promise<Db | undefined> {
+  if (fieldDb !== null) return fieldDb;
+  fieldDb = undefined;
+  if (db) return (fieldDb = db);
+  try {
+    const config = readConfig(process.env, root);
+    if (existsSync(join(config.dataDir, 'requests.sqlite'))) fieldDb = await openMigratedDatabase(config);
+  } catch {
+    // No field data to show without the server's settings.
+  }
+  return fieldDb;
+}
+
+/** What the release watch sees of a remote's release under watch, in a line; undefined when none is watched. */
+async function watchLine(remote: RemoteName, records: ReleaseRecord[]) {
+  const minutes = Number(process.env.RELEASE_WATCH_MINUTES ?? 15);
+  const watched = minutes > 0 ? watchedRelease(records, new Date(), minutes) : undefined;
+  const data = watched && (await fieldDataDb());
+  if (!watched || !data) return undefined;
+  const config = readConfig(process.env, root);
+  const { next, decision } = await judgeRelease(data, { remote, ...watched }, { ...config.releaseWatch });
+  return (
+    `  the release watch, since ${watched.since.toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
+    `${countsLine(next)}; ${decision.verdict === 'wait' ? decision.why : `${decision.verdict}: ${decision.why}`}`
+  );
 }
 
 /** How many of a remote's switches `pnpm releases` lists. */
@@ -199,5 +236,8 @@ try {
   console.error(printable(error instanceof Error ? error.message : String(error), { multiline: true }));
   process.exitCode = 1;
 } finally {
+  // Opened by the functions above, which TypeScript does not follow here.
+  const opened = fieldDb as Db | undefined | null;
+  if (opened && opened !== db) await opened.destroy();
   await db?.destroy();
 }

@@ -1,0 +1,81 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * View tickets: the site vouches for each page view it serves. With the page goes a short ticket, signed with the
+ * cookie secret, naming the remote, its version, the route and the time, in a cookie of that remote's that only the
+ * field-data endpoint receives (`rum_<remote>`, Path=/api/rum, HttpOnly). The report of that view brings it back; a
+ * valid, unexpired ticket for the report's remote and version lets the view count in a release decision, once (its
+ * nonce is the view: a second report with it adds no view). A report without one is still stored for the figures.
+ */
+
+/** How long a ticket is good for: a view's first beacon goes when its page is hidden or replaced. */
+export const ticketLifetimeSeconds = 3600;
+const fieldDataCookiePath = '/api/rum';
+
+export const ticketCookie = (remote: string) => `rum_${remote}`;
+
+export interface TicketFields {
+  remote: string;
+  version: string;
+  route: string;
+}
+
+const sign = (payload: string, secret: string) =>
+  createHmac('sha256', secret).update(`view-ticket.${payload}`).digest('base64url').slice(0, 32);
+
+/** Issues and reads tickets with `secrets`: the first signs, every one verifies (two while one replaces the other). */
+export function viewTickets(secrets: string[]) {
+  const [signing] = secrets;
+  if (!signing) throw new Error('View tickets need a secret (COOKIE_SECRET).');
+  return {
+    /** A new ticket for a view of `fields` at `now`, as the cookie that carries it. */
+    issue(fields: TicketFields, { now = Date.now(), secure = false } = {}) {
+      const nonce = randomBytes(12).toString('base64url');
+      const payload = Buffer.from(
+        JSON.stringify([fields.remote, fields.version, fields.route, Math.floor(now / 1000), nonce]),
+      ).toString('base64url');
+      return {
+        name: ticketCookie(fields.remote),
+        value: `${payload}.${sign(payload, signing)}`,
+        options: {
+          path: fieldDataCookiePath,
+          httpOnly: true,
+          sameSite: 'strict' as const,
+          secure,
+          maxAge: ticketLifetimeSeconds,
+        },
+      };
+    },
+
+    /**
+     * The nonce of `value` when it is a ticket these secrets signed, for this remote and version, issued within its
+     * lifetime (and not in the future); undefined for anything else: forged, expired, another remote or version.
+     */
+    read(value: string | undefined, { remote, version }: Omit<TicketFields, 'route'>, now = Date.now()) {
+      if (!value || value.length > 600) return undefined;
+      const [payload, signature, ...rest] = value.split('.');
+      if (!payload || !signature || rest.length) return undefined;
+      const given = Buffer.from(signature);
+      const valid = secrets.some((secret) => {
+        const expected = Buffer.from(sign(payload, secret));
+        return expected.length === given.length && timingSafeEqual(expected, given);
+      });
+      if (!valid) return undefined;
+      let fields: unknown;
+      try {
+        fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      } catch {
+        return undefined;
+      }
+      if (!Array.isArray(fields) || fields.length !== 5) return undefined;
+      const [ticketRemote, ticketVersion, , issued, nonce] = fields as unknown[];
+      if (ticketRemote !== remote || ticketVersion !== version) return undefined;
+      if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{16}$/.test(nonce)) return undefined;
+      const age = now / 1000 - issued;
+      if (age < -60 || age > ticketLifetimeSeconds) return undefined;
+      return nonce;
+    },
+  };
+}
+
+export type ViewTickets = ReturnType<typeof viewTickets>;

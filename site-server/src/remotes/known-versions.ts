@@ -1,0 +1,32 @@
+import { fieldDataRetention, type KnownVersion } from 'api';
+import { isRemoteName, remotes, type RemotesManifest } from '@gift/federation';
+import { isPublished, liveVersionsOf, publishedAt } from '../ledger/versions.ts';
+
+/**
+ * The versions field data may be about (the API refuses a report of any other): a remote's version live now, or one
+ * published here within the raw reports' retention (a candidate being previewed, the version a rollback left).
+ */
+export function knownVersions({
+  readManifest,
+  remotesDir,
+  now = () => Date.now(),
+}: {
+  readManifest: () => Promise<RemotesManifest>;
+  remotesDir?: string;
+  now?: () => number;
+}): KnownVersion {
+  const live = new WeakMap<RemotesManifest, Record<string, string>>();
+  return async (remote, version) => {
+    if (!isRemoteName(remote)) return false;
+    const manifest = await readManifest();
+    if (!live.has(manifest)) live.set(manifest, liveVersionsOf(manifest));
+    if (live.get(manifest)![remotes[remote].folder] === version) return true;
+    const published = publishedAt(version);
+    return Boolean(
+      remotesDir &&
+      published &&
+      now() - published.getTime() < fieldDataRetention.rawHours * 3_600_000 &&
+      isPublished(remotesDir, remote, version),
+    );
+  };
+}

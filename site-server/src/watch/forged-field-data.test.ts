@@ -1,0 +1,156 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openMigratedDatabase, readConfig, type Db } from 'api';
+import { release, type ReleaseSettings } from '../releases/release.ts';
+import { createSiteServer } from '../server.ts';
+import { watchReleases } from './release-watch.ts';
+
+/**
+ * Field data as an outsider would forge it, against a site server over real HTTP: a good release of legal under
+ * watch, reports posted with curl-like requests (no page loaded, or with tickets fetched from pages), from one address,
+ * one network, or many. The watch acts on views the site served, from enough networks, none dominant.
+ */
+const root = mkdtempSync(join(tmpdir(), 'forged-field-data-'));
+const dataDir = join(root, 'data');
+const settings: ReleaseSettings = {
+  root,
+  remotesDir: join(root, 'deployed'),
+  manifestFile: join(root, 'remotes.json'),
+};
+const log = { warn: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger;
+let app: FastifyInstance;
+let db: Db;
+let site = '';
+let before = '';
+let candidate = '';
+
+function writeFile(path: string, content: string) {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, content);
+}
+
+/** A page of the site fetched from `address` (as the proxy in front says): the view ticket it came with. */
+async function ticketFrom(address: string): Promise<string> {
+  const response = await fetch(`${site}/privacy`, { headers: { 'X-Forwarded-For': address } });
+  await response.arrayBuffer();
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('rum_legal='));
+  if (!cookie) throw new Error('the page came without a view ticket');
+  return cookie.split(';')[0]!;
+}
+
+/** A field-data report of a view of the candidate on /privacy, with an error or not, from `address`. */
+async function report(address: string, { error, cookie }: { error: boolean; cookie?: string }) {
+  const response = await fetch(`${site}/api/rum`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'X-Forwarded-For': address,
+      ...(cookie && { cookie }),
+    },
+    body: JSON.stringify({
+      route: '/privacy',
+      remote: 'legal',
+      version: candidate,
+      shell: 'Bx12',
+      viewport: 'phone',
+      view: true,
+      entries: error ? [{ error: 'TypeError: forged', count: 3 }] : [{ metric: 'INP', value: 80 }],
+    }),
+  });
+  return response.status;
+}
+
+const watch = () => watchReleases({ settings, db, log, minutes: 15, webhooks: false });
+const liveLegal = () => (JSON.parse(readFileSync(settings.manifestFile, 'utf8')) as { legal: string }).legal;
+
+/** `pnpm releases legal` as a team runs it, on this site's ledger and field data. */
+function releasesCommand(): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'src/releases/cli.ts', 'releases', 'legal'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: {
+      PATH: process.env.PATH,
+      REMOTES_DIR: settings.remotesDir,
+      REMOTES_MANIFEST: settings.manifestFile,
+      DATA_DIR: dataDir,
+    },
+    encoding: 'utf8',
+  });
+}
+
+beforeAll(async () => {
+  writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
+  writeFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
+  const unchecked = { prebuilt: true, force: { reason: 'unit test' } };
+  writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = "before";');
+  before = (await release(settings, 'legal', unchecked)).to;
+  writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = "a good copy change";');
+  candidate = (await release(settings, 'legal', unchecked)).to;
+  const config = {
+    ...readConfig({ DATA_DIR: dataDir, RUM_LIMIT_PER_IP: '100000', TRUST_PROXY: '1' }),
+    requestTimeoutMs: 5_000,
+  };
+  db = await openMigratedDatabase(config);
+  app = await createSiteServer({
+    root,
+    remotesDir: settings.remotesDir,
+    manifestFile: settings.manifestFile,
+    trustProxy: config.trustProxy,
+    api: { db, config },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  site = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await db?.destroy();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('forged field data against a release under watch', () => {
+  it('55 reports of errors from one address, no page loaded: no rollback, and pnpm releases says what it waits for', async () => {
+    for (let i = 0; i < 55; i++) expect(await report('203.0.113.7', { error: true })).toBe(204);
+    expect(await watch()).toEqual([]);
+    expect(liveLegal()).toContain(candidate);
+    expect(releasesCommand()).toMatch(
+      /the release watch, since .*: 55 reports from 1 network, 0 views counted from 0 networks; waiting for more visitors: 0 of 20 networks, 0 of 50 counted views/,
+    );
+  });
+
+  it('60 reports with tickets fetched from 60 addresses of one /24: no rollback, five views counted', async () => {
+    for (let host = 1; host <= 60; host++) {
+      const address = `198.51.100.${host}`;
+      expect(await report(address, { error: true, cookie: await ticketFrom(address) })).toBe(204);
+    }
+    expect(await watch()).toEqual([]);
+    expect(liveLegal()).toContain(candidate);
+    expect(releasesCommand()).toMatch(/115 reports from 2 networks, 5 views counted from 1 network; waiting for more/);
+  });
+
+  it('a build that breaks on a click, seen from 25 networks, goes back even while one address posts 900 good reports', async () => {
+    const flood = (async () => {
+      for (let i = 0; i < 900; i++) {
+        const cookie = i % 10 === 0 ? await ticketFrom('192.0.2.50') : undefined;
+        await report('192.0.2.50', { error: false, cookie });
+      }
+    })();
+    for (let network = 1; network <= 25; network++) {
+      for (const host of [1, 2]) {
+        const address = `10.${network}.0.${host}`;
+        expect(await report(address, { error: true, cookie: await ticketFrom(address) })).toBe(204);
+      }
+    }
+    await flood;
+    const [rolled] = await watch();
+    expect(rolled).toMatchObject({ remote: 'legal', from: candidate, to: before });
+    expect(rolled!.why).toMatch(
+      /^error rate \d+\.\d% of views \(55 of 60 views with an error\), above the fixed limit/,
+    );
+    expect(liveLegal()).toContain(before);
+  }, 120_000);
+});
