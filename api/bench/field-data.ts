@@ -14,12 +14,17 @@ import { postgresDatabase, postgresServer } from '../test/databases.ts';
  * Field data under load and on disk:
  * 1. 200 reports a second for 60 s (FIELD_LOAD_RATE, FIELD_LOAD_SECONDS) against one API instance on SQLite: no 5xx,
  *    every accepted report stored, p99 of the answers (goal: under 50 ms). Fails on a 5xx or a lost report.
- * 2. The storage a million reports take, on SQLite and PostgreSQL: 100,000 typical reports (a view, five vitals and,
+ * 2. The largest allowed beacons (about 15 KB, 45 distinct invented error messages each) from 60 addresses at their
+ *    allowed 60 a minute for 60 s (FIELD_ABUSE_SECONDS): the bytes stored per accepted report, raw and hourly together
+ *    (at most 2 KB), and the slowest `/api/health/live` while that hour is rolled up (at most 100 ms). Reports with an
+ *    unknown version, a foreign remote or an unknown route: 400, nothing stored. Fails past any of these.
+ * 3. The storage a million reports take, on SQLite and PostgreSQL: 100,000 typical reports (a view, five vitals and,
  *    for one in ten, an error) stored and measured, scaled to a million.
  */
 const rate = Number(process.env.FIELD_LOAD_RATE ?? 200);
 const seconds = Number(process.env.FIELD_LOAD_SECONDS ?? 60);
 const sampleReports = Number(process.env.FIELD_STORAGE_REPORTS ?? 100_000);
+const abuseSeconds = Number(process.env.FIELD_ABUSE_SECONDS ?? 60);
 
 const routes = [
   ['/', 'consumer'],
@@ -28,13 +33,15 @@ const routes = [
   ['/business', 'business'],
 ] as const;
 
+const version = '20261125.093000000-1a2b3c4d';
+
 /** A typical beacon: the view, its five vitals, and for one in ten an error. */
 function report(index: number): FieldReport {
   const [route, remote] = routes[index % routes.length]!;
   return {
     route,
     remote,
-    version: '20261125.093000.000-1a2b3c4d',
+    version,
     shell: 'Bx12_abcd',
     viewport: index % 3 ? 'phone' : 'desktop',
     view: true,
@@ -118,12 +125,147 @@ async function load() {
   }
 }
 
+/** The largest beacon the schema allows (16 KiB): a view, 45 distinct invented error messages of 300 characters. */
+function largest(index: number): FieldReport {
+  const invent = (n: number) => `Error ${index}-${n} ${'x'.repeat(300)}`.slice(0, 300);
+  return {
+    route: '/vendor',
+    remote: 'vendor',
+    version,
+    shell: 'S'.repeat(100),
+    viewport: 'phone',
+    view: true,
+    entries: Array.from({ length: 45 }, (_, n) => ({ error: invent(n), count: 1000 })),
+  };
+}
+
+/** Bytes the field-data tables take in an SQLite database (pages of their tables and indexes). */
+async function fieldBytes(db: Db) {
+  const { rows } = await sql<{
+    bytes: number;
+  }>`select sum(pgsize) as bytes from dbstat where name like 'field%'`.execute(db);
+  return Number(rows[0]?.bytes ?? 0);
+}
+
+async function abuse() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'field-abuse-'));
+  const config = { ...readConfig({ DATA_DIR: dataDir, TRUST_PROXY: '1' }) };
+  const db = await openMigratedDatabase(config);
+  const app = await createApiServer({
+    db,
+    config,
+    knownVersion: (remote, known) => remote === 'vendor' && known === version,
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const empty = await fieldBytes(db);
+  let sequence = 0;
+  const beacon = JSON.stringify(largest(0));
+  const result = await autocannon({
+    url: address,
+    connections: 10,
+    duration: abuseSeconds,
+    // 60 addresses, each at its allowed 60 reports a minute.
+    overallRate: 60,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/rum',
+        setupRequest: (request) => {
+          const index = sequence++;
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${index % 60}.0.1` },
+            body: JSON.stringify(largest(index)),
+          };
+        },
+      },
+    ],
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const accepted = result.statusCodeStats?.['204']?.count ?? 0;
+  // The hour rolled up while health is asked every 10 ms.
+  const data = fieldData(db);
+  let slowest = 0;
+  let rolling = true;
+  const health = () => fetch(`${address}/api/health/live`).then((response) => response.arrayBuffer());
+  // A connection made before: what is measured is the server's answer, not the client's first connect.
+  for (let i = 0; i < 5; i++) await health();
+  const probe = (async () => {
+    while (rolling) {
+      const began = performance.now();
+      await health();
+      slowest = Math.max(slowest, performance.now() - began);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const rollStarted = performance.now();
+  await data.rollUp(new Date());
+  const rollMs = performance.now() - rollStarted;
+  rolling = false;
+  await probe;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  const perReport = (await fieldBytes(db)) - empty;
+  // Claims of what does not exist: nothing of them stored.
+  const rowsBefore = await views(db);
+  const refused = [];
+  for (const claim of [
+    { ...largest(1), version: 'x'.repeat(100) },
+    { ...largest(1), remote: 'legal' },
+    { ...largest(1), route: '/nowhere' },
+  ]) {
+    const response = await fetch(`${address}/api/rum`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.99.0.1' },
+      body: JSON.stringify(claim),
+    });
+    refused.push(response.status);
+  }
+  const storedAfter = (await views(db)) - rowsBefore;
+  await app.close();
+  await db.destroy();
+  const bytesPer = accepted ? perReport / accepted : 0;
+  console.log(
+    `\nThe largest beacons (${(beacon.length / 1024).toFixed(1)} KB, 45 invented messages) from 60 addresses for ${abuseSeconds} s:\n`,
+  );
+  console.log(
+    '| answered | 204 | 429 | stored per report (raw + hourly) | roll-up of the hour | slowest health during it |',
+  );
+  console.log(
+    '|----------|-----|-----|----------------------------------|---------------------|--------------------------|',
+  );
+  console.log(
+    `| ${result.requests.total} | ${accepted} | ${result.statusCodeStats?.['429']?.count ?? 0} | ${Math.round(bytesPer)} B | ${Math.round(rollMs)} ms | ${slowest.toFixed(1)} ms |`,
+  );
+  console.log(
+    `\nClaims of an unknown version, a foreign remote, an unknown route: ${refused.join(', ')}; rows stored: ${storedAfter}`,
+  );
+  if (bytesPer > 2048) {
+    console.error(`At most 2 KB stored per accepted report: ${Math.round(bytesPer)} B.`);
+    process.exitCode = 1;
+  }
+  if (slowest > 100) {
+    console.error(`Health must answer within 100 ms during the roll-up: ${slowest.toFixed(1)} ms.`);
+    process.exitCode = 1;
+  }
+  if (refused.some((status) => status !== 400) || storedAfter !== 0) {
+    console.error('A report of what does not exist must be answered 400 and stored nowhere.');
+    process.exitCode = 1;
+  }
+}
+
 /** Stores `sampleReports` typical reports through the repository, 1,000 to a commit. */
 async function fill(db: Db) {
   const data = fieldData(db);
   for (let start = 0; start < sampleReports; start += 1000) {
     const count = Math.min(1000, sampleReports - start);
-    await data.storeAll(Array.from({ length: count }, (_, offset) => report(start + offset)));
+    // As the API stores them: each with its network's hash and its view ticket's nonce.
+    await data.storeAll(
+      Array.from({ length: count }, (_, offset) => ({
+        ...report(start + offset),
+        network: `n${(start + offset) % 5000}`.padEnd(8, '0'),
+        ticket: (start + offset).toString(36).padStart(8, '0'),
+      })),
+    );
   }
 }
 
@@ -166,4 +308,5 @@ async function storage() {
 }
 
 await load();
+await abuse();
 await storage();

@@ -16,10 +16,16 @@ export async function testApi(
     trustProxy = false,
     locationNewTokensPerDay = 10_000,
     fieldDataPerIp = 10_000,
+    fieldDataMaxBytes = 1024 * 1024 * 1024,
     knownVersion,
     ...limits
   }: Partial<ApiConfig['rateLimit']> &
-    Partial<Pick<ApiConfig, 'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp'>> & {
+    Partial<
+      Pick<
+        ApiConfig,
+        'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp' | 'fieldDataMaxBytes'
+      >
+    > & {
       knownVersion?: KnownVersion;
     } = {},
 ) {
@@ -30,6 +36,7 @@ export async function testApi(
     trustProxy,
     locationNewTokensPerDay,
     fieldDataPerIp,
+    fieldDataMaxBytes,
     rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...limits },
   };
   const logLines: string[] = [];

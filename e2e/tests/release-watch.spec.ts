@@ -79,6 +79,8 @@ test.beforeAll(async () => {
       WEBHOOK_SECRET: webhookSecret,
       RELEASE_WATCH_MINUTES: '10',
       RELEASE_WATCH_INTERVAL_MS: '1000',
+      // One proxy in front, as behind nginx: each visitor's network is the address it names.
+      TRUST_PROXY: '1',
     },
     `${site}/remotes.json`,
   );
@@ -110,10 +112,12 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   await succeeds(['promote', 'legal', broken, '--force', '--reason', 'the watch journey']);
   expect(liveLegal()).toBe(broken);
 
-  // Visitors read the privacy page and click in it; each view's beacon goes as the next page replaces it.
+  // Visitors read the privacy page and click in it, each from a network of their own (the watch counts at most five
+  // views a network); each view's beacon goes as the next page replaces it.
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   for (let view = 0; view < 60 && liveLegal() === broken; view++) {
+    await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${view + 1}.0.1` });
     await page.goto(`${site}/privacy`);
     await page.getByRole('heading', { level: 1 }).click();
   }
@@ -124,7 +128,7 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
     new RegExp(
-      `${broken}\\s+forced: the watch journey .*; rolled back by the release watch: error rate \\d+\\.\\d% \\(\\d+ errors in \\d+ views\\)`,
+      `${broken}\\s+forced: the watch journey .*; rolled back by the release watch: error rate \\d+\\.\\d% of views \\(\\d+ of \\d+ views with an error\\)`,
     ),
   );
   expect(printed).toMatch(new RegExp(`\\* ${previous} .*\\(live\\)`));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { ApiConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { samplingWeight } from './routes.ts';
 import { viewTickets } from './tickets.ts';
 import { apiForEachTest, testApi, countRows, postTo } from '../../test/app.ts';
 
@@ -47,7 +48,7 @@ describe('POST /api/rum', () => {
         viewport: 'phone',
         counted: 1,
         // The client's network as a keyed hash, never its address; no ticket came with this report.
-        network: expect.stringMatching(/^[\w-]{16}$/),
+        network: expect.stringMatching(/^[\w-]{8}$/),
         ticket: null,
         errors: 2,
         weight: 1,
@@ -112,7 +113,7 @@ describe('POST /api/rum', () => {
     await send(report, { cookie: `${forged.name}=${forged.value}` });
     const rows = await db.selectFrom('field_views').select('ticket').orderBy('id').execute();
     expect(rows.map((row) => row.ticket)).toEqual([tickets.read(valid.value, report), null, null, null, null]);
-    expect(rows[0]!.ticket).toMatch(/^[\w-]{16}$/);
+    expect(rows[0]!.ticket).toMatch(/^[\w-]{8}$/);
   });
 
   it('keeps 20 distinct error messages of a version an hour by name and counts the rest as one', async () => {
@@ -179,5 +180,20 @@ describe('POST /api/rum', () => {
     await beaconsLimited.close();
     expect(await countRows(db)).toBe(0);
     expect(await db.selectFrom('field_views').where('counted', '=', 1).selectAll().execute()).toHaveLength(6);
+  });
+
+  it('samples past the storage budget: each kept report stands for the ones left out, and nothing is stored past the sample', async () => {
+    const mb = 1024 * 1024;
+    expect(samplingWeight(999 * mb, 1024 * mb)).toBe(1);
+    expect(samplingWeight(1024 * mb, 1024 * mb)).toBe(10);
+    expect(samplingWeight(1076 * mb, 1024 * mb)).toBe(20);
+    expect(samplingWeight(100_000 * mb, 1024 * mb)).toBe(10_240);
+    // A budget of one byte, over at once: of 40 reports, few are kept, each weighing 10,240.
+    const { app: full } = await testApi(db, { fieldDataMaxBytes: 1 });
+    for (let i = 0; i < 40; i++) expect((await postTo(full, '/api/rum', report)).statusCode).toBe(204);
+    const kept = await db.selectFrom('field_views').select('weight').execute();
+    expect(kept.length).toBeLessThan(3);
+    for (const row of kept) expect(row.weight).toBe(10_240);
+    await full.close();
   });
 });

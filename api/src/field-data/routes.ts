@@ -99,18 +99,26 @@ function errorCap() {
 }
 
 /**
- * The storage budget: while the raw reports take less than `maxBytes`, every report is kept; past it, one in N, N
- * doubling with every further 5% (and the kept ones stand for N each, so that the figures stay right). Measured once a
- * minute from the database's catalog.
+ * What each report stands for under the storage budget: 1 while the raw reports take less than `maxBytes`; past it
+ * 10 (one report in 10 kept), doubling with every further 5%, at most 10,240.
  */
-function storageBudget(measure: () => Promise<number>, maxBytes: number) {
+export function samplingWeight(usedBytes: number, maxBytes: number): number {
+  if (usedBytes < maxBytes) return 1;
+  return 10 * 2 ** Math.min(10, Math.floor((usedBytes - maxBytes) / (0.05 * maxBytes)));
+}
+
+/**
+ * The storage budget, measured once a minute from the database's catalog: a report is kept with the weight it stands
+ * for, or left out by the sample (so the figures stay right and the disk never fills).
+ */
+function storageBudget(measure: () => Promise<number>, maxBytes: number, random = Math.random) {
   let weight = 1;
   let measuredAt = 0;
   let measuring: Promise<void> | undefined;
   const remeasure = () =>
     (measuring ??= measure()
       .then((used) => {
-        weight = used < maxBytes ? 1 : 10 * 2 ** Math.min(10, Math.floor((used - maxBytes) / (0.05 * maxBytes)));
+        weight = samplingWeight(used, maxBytes);
       })
       .catch(() => undefined)
       .finally(() => {
@@ -121,7 +129,7 @@ function storageBudget(measure: () => Promise<number>, maxBytes: number) {
     /** The weight a report is stored with, or 0 when the sample leaves it out. */
     async weightOfNext(): Promise<number> {
       if (Date.now() - measuredAt > 60_000) await remeasure();
-      return weight === 1 || Math.random() * weight < 1 ? weight : 0;
+      return weight === 1 || random() * weight < 1 ? weight : 0;
     },
   };
 }

@@ -30,7 +30,7 @@ export function viewTickets(secrets: string[]) {
   return {
     /** A new ticket for a view of `fields` at `now`, as the cookie that carries it. */
     issue(fields: TicketFields, { now = Date.now(), secure = false } = {}) {
-      const nonce = randomBytes(12).toString('base64url');
+      const nonce = randomBytes(6).toString('base64url');
       const payload = Buffer.from(
         JSON.stringify([fields.remote, fields.version, fields.route, Math.floor(now / 1000), nonce]),
       ).toString('base64url');
@@ -70,7 +70,7 @@ export function viewTickets(secrets: string[]) {
       if (!Array.isArray(fields) || fields.length !== 5) return undefined;
       const [ticketRemote, ticketVersion, , issued, nonce] = fields as unknown[];
       if (ticketRemote !== remote || ticketVersion !== version) return undefined;
-      if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{16}$/.test(nonce)) return undefined;
+      if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{8}$/.test(nonce)) return undefined;
       const age = now / 1000 - issued;
       if (age < -60 || age > ticketLifetimeSeconds) return undefined;
       return nonce;

@@ -69,7 +69,7 @@ describe('watching releases', () => {
         viewport: 'phone',
         view: true,
         entries: errors ? [{ error: 'Boom', count: errors }] : [],
-        ticket: `ticket-${String(views).padStart(9, '0')}`,
+        ticket: `t${String(views).padStart(7, '0')}`,
         network: `network-${views % 25}`,
       });
     };
