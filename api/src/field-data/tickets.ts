@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { fieldDataPath } from '@gift/contracts/field-data';
 
 /**
  * View tickets: the site vouches for each page view it serves. With the page goes a short ticket, signed with the
@@ -10,7 +11,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** How long a ticket is good for: a view's first beacon goes when its page is hidden or replaced. */
 export const ticketLifetimeSeconds = 3600;
-const fieldDataCookiePath = '/api/rum';
 
 export const ticketCookie = (remote: string) => `rum_${remote}`;
 
@@ -38,7 +38,7 @@ export function viewTickets(secrets: string[]) {
         name: ticketCookie(fields.remote),
         value: `${payload}.${sign(payload, signing)}`,
         options: {
-          path: fieldDataCookiePath,
+          path: fieldDataPath,
           httpOnly: true,
           sameSite: 'strict' as const,
           secure,

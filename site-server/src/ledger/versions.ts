@@ -6,14 +6,17 @@ import { remoteEntryFile, remotes, type RemoteName, type RemotesManifest } from 
 export const defaultRemotesBaseUrl = '/remotes/';
 
 /**
- * A published version's name, as `pnpm release` makes them (`20261124.101500123-3f9a0c1e`): letters, digits, dots,
+ * A published version's name, as `pnpm release` makes them (`20261124.101500.123-3f9a0c1e`): letters, digits, dots,
  * dashes and underscores, never a path.
  */
 export const isVersionName = (name: string) => /^[A-Za-z0-9][\w.-]{0,99}$/.test(name) && !name.includes('..');
 
-/** When a version was published, from its name (`20261124.101500123-...`); undefined for a name of another form. */
+/**
+ * When a version was published, from its name (`pnpm release` names them `20261124.101500.123-3f9a0c1e`; the dot before
+ * the milliseconds may be missing); undefined for a name of another form.
+ */
 export function publishedAt(version: string): Date | undefined {
-  const match = /^(\d{4})(\d\d)(\d\d)\.(\d\d)(\d\d)(\d\d)(\d{3})-/.exec(version);
+  const match = /^(\d{4})(\d\d)(\d\d)\.(\d\d)(\d\d)(\d\d)\.?(\d{3})-/.exec(version);
   if (!match) return undefined;
   const [year, month, day, hour, minute, second, ms] = match.slice(1).map(Number) as number[];
   return new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, ms!));
