@@ -245,6 +245,27 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       sql` and `,
     ) as RawBuilder<boolean>;
 
+  /** The next batch of a raw table's rows of `filter` after row `afterId`, in id order. */
+  const views = (filter: Filter, afterId: number) =>
+    db.selectFrom('field_views').selectAll().where(within(filter, afterId)).orderBy('id').limit(batchRows).execute();
+  const errors = (filter: Filter, afterId: number) =>
+    db.selectFrom('field_errors').selectAll().where(within(filter, afterId)).orderBy('id').limit(batchRows).execute();
+
+  /** Every row `batch` reads for `filter`, handed to `visit` a batch at a time, other work let in between. */
+  async function inBatches<Row extends { id: number }>(
+    batch: (filter: Filter, afterId: number) => Promise<Row[]>,
+    filter: Filter,
+    visit: (row: Row) => void,
+  ) {
+    for (let last = 0; ;) {
+      const rows = await batch(filter, last);
+      for (const row of rows) visit(row);
+      if (rows.length < batchRows) return;
+      last = Number(rows.at(-1)!.id);
+      await yieldToOthers();
+    }
+  }
+
   /**
    * Every raw entry of `filter`, handed to `visit` a batch at a time with other work let in between, so that no read
    * holds the event loop for long however many reports there are. A view erred when its counting beacon carried an
@@ -264,58 +285,34 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           .execute()
       ).map((row) => row.ticket),
     );
-    for (let last = 0; ;) {
-      const rows = await db
-        .selectFrom('field_views')
-        .selectAll()
-        .where(within(filter, last))
-        .orderBy('id')
-        .limit(batchRows)
-        .execute();
-      for (const row of rows) {
-        const tags = { remote: row.remote, version: row.version, route: row.route, viewport: row.viewport };
-        const at = row.received_at;
-        if (row.counted) {
-          visit({ ...tags, at, kind: 'view', name: '', value: null, count: row.weight });
-          if (row.errors > 0 || (row.ticket !== null && erredTickets.has(row.ticket))) {
-            visit({ ...tags, at, kind: 'erred', name: '', value: null, count: row.weight });
-          }
-        }
-        for (const name of vitalNames) {
-          const value = row[vitalColumns[name]];
-          if (value !== null) visit({ ...tags, at, kind: 'metric', name, value, count: row.weight });
+    await inBatches(views, filter, (row) => {
+      const tags = { remote: row.remote, version: row.version, route: row.route, viewport: row.viewport };
+      const at = row.received_at;
+      if (row.counted) {
+        visit({ ...tags, at, kind: 'view', name: '', value: null, count: row.weight });
+        if (row.errors > 0 || (row.ticket !== null && erredTickets.has(row.ticket))) {
+          visit({ ...tags, at, kind: 'erred', name: '', value: null, count: row.weight });
         }
       }
-      if (rows.length < batchRows) break;
-      last = Number(rows.at(-1)!.id);
-      await yieldToOthers();
-    }
-    for (let last = 0; ;) {
-      const rows = await db
-        .selectFrom('field_errors')
-        .selectAll()
-        .where(within(filter, last))
-        .orderBy('id')
-        .limit(batchRows)
-        .execute();
-      for (const row of rows) {
-        const { remote, version, route } = row;
-        const at = row.received_at;
-        visit({
-          remote,
-          version,
-          route,
-          at,
-          kind: 'error',
-          name: row.message,
-          value: null,
-          count: row.count * row.weight,
-        });
+      for (const name of vitalNames) {
+        const value = row[vitalColumns[name]];
+        if (value !== null) visit({ ...tags, at, kind: 'metric', name, value, count: row.weight });
       }
-      if (rows.length < batchRows) break;
-      last = Number(rows.at(-1)!.id);
-      await yieldToOthers();
-    }
+    });
+    await inBatches(errors, filter, (row) => {
+      const { remote, version, route } = row;
+      const at = row.received_at;
+      visit({
+        remote,
+        version,
+        route,
+        at,
+        kind: 'error',
+        name: row.message,
+        value: null,
+        count: row.count * row.weight,
+      });
+    });
   }
 
   /** The raw entries of `filter`, gathered (for the operators' command, not the server's event loop). */
