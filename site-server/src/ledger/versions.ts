@@ -42,12 +42,19 @@ export const versionEntryUrl = (remote: RemoteName, version: string, remotesBase
  * The version each remote is served with, by its folder: a deployed entry's version folder
  * (`.../vendor/20261124.101500123-3f9a0c1e/remoteEntry.js`), or a workspace build's content version (`?v=`).
  */
-export function liveVersionsOf(manifest: RemotesManifest): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(manifest).map(([remote, entry]) => {
-      const [path = '', query = ''] = entry.split('?');
-      const version = new URLSearchParams(query).get('v') ?? path.split('/').at(-2) ?? '';
-      return [remotes[remote as RemoteName]?.folder ?? remote, version];
-    }),
-  );
+const liveVersions = new WeakMap<RemotesManifest, Readonly<Record<string, string>>>();
+/** Read once per manifest object (a manifest source hands back the same object until it changes): not to be changed. */
+export function liveVersionsOf(manifest: RemotesManifest): Readonly<Record<string, string>> {
+  let versions = liveVersions.get(manifest);
+  if (!versions) {
+    versions = Object.fromEntries(
+      Object.entries(manifest).map(([remote, entry]) => {
+        const [path = '', query = ''] = entry.split('?');
+        const version = new URLSearchParams(query).get('v') ?? path.split('/').at(-2) ?? '';
+        return [remotes[remote as RemoteName]?.folder ?? remote, version];
+      }),
+    );
+    liveVersions.set(manifest, versions);
+  }
+  return versions;
 }

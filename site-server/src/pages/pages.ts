@@ -85,18 +85,12 @@ export function pageSender({
     return html;
   };
   const keptPages = keptPageForms({ log });
-  // Each remote's version in a manifest, read once per manifest object.
-  const versions = new WeakMap<RemotesManifest, Record<string, string>>();
-  const versionIn = (manifest: RemotesManifest, remote: PageRoute['remote']) => {
-    if (!versions.has(manifest)) versions.set(manifest, liveVersionsOf(manifest));
-    return versions.get(manifest)![remotes[remote].folder];
-  };
   /**
    * The view's ticket, in a cookie beside the kept page (which stays the same bytes for everyone): the site vouches
    * that it served this view of this remote's version, and the view's field-data report brings it back.
    */
   const vouch = (request: FastifyRequest, reply: FastifyReply, route: PageRoute, manifest: RemotesManifest) => {
-    const version = tickets && versionIn(manifest, route.remote);
+    const version = tickets && liveVersionsOf(manifest)[remotes[route.remote].folder];
     if (!tickets || !version) return;
     const { name, value, options } = tickets.issue(
       { remote: route.remote, version, route: route.path },

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { countsLine, judgeRelease, openMigratedDatabase, printable, readConfig, type Db } from 'api';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { postgresLedger } from '../ledger/ledger.ts';
-import { watchedRelease, type ReleaseRecord } from '../ledger/records.ts';
+import { switchesOf, watchedRelease, type ReleaseRecord } from '../ledger/records.ts';
 import { ledgerOf } from '../ledger/switches.ts';
 import { maxPreviewHours, previewPath, signPreview } from '../ledger/preview-links.ts';
 import {
@@ -17,7 +17,6 @@ import {
   remoteNamed,
   requirePublished,
   rollback,
-  switches,
   type ReleaseSettings,
   type Switch,
 } from './release.ts';
@@ -127,13 +126,14 @@ async function printReleases(remote: RemoteName) {
     const verdict = printable(entry.verdict);
     console.log(`${entry.live ? '*' : ' '} ${printable(entry.version)}  ${verdict}${entry.live ? '  (live)' : ''}`);
   }
-  const history = (await switches(await settings(), remote)).slice(0, recentSwitches);
+  const records = await ledgerOf(await settings()).records(remote);
+  const history = switchesOf(records).slice(0, recentSwitches);
   if (history.length) console.log(`  switches, newest first:`);
   for (const change of history) {
     const at = `${change.at.slice(0, 16).replace('T', ' ')} UTC`;
     console.log(`    ${at}  ${change.how.padEnd(8)}  -> ${printable(change.version)}  (${printable(change.who)})`);
   }
-  const watching = await watchLine(remote, await ledgerOf(await settings()).records(remote));
+  const watching = await watchLine(remote, records);
   if (watching) console.log(printable(watching));
 }
 

@@ -6,7 +6,7 @@ import { checkCandidate, type CheckReport } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
 import { ReleaseError } from '../ledger/ledger.ts';
 import { ledgerOf, oneReleaseAtATime, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
-import { mayGoLiveAgain, switchesOf, verdictOf, versionLiveBefore, type ReleaseEvent } from '../ledger/records.ts';
+import { mayGoLiveAgain, verdictOf, versionLiveBefore, type ReleaseEvent } from '../ledger/records.ts';
 
 export { ReleaseError, readManifestFile, switchManifest } from '../ledger/ledger.ts';
 export type { ReleaseSettings } from '../ledger/switches.ts';
@@ -230,9 +230,4 @@ export async function releases(settings: ReleaseSettings, remote: RemoteName) {
     live: version === live,
     verdict: verdictOf(records, version),
   }));
-}
-
-/** `pnpm releases <remote>`, its second part: the switches, newest first, each a promote or a rollback. */
-export async function switches(settings: ReleaseSettings, remote: RemoteName) {
-  return switchesOf(await ledgerOf(settings).records(remote));
 }

@@ -15,12 +15,9 @@ export function knownVersions({
   remotesDir?: string;
   now?: () => number;
 }): KnownVersion {
-  const live = new WeakMap<RemotesManifest, Record<string, string>>();
   return async (remote, version) => {
     if (!isRemoteName(remote)) return false;
-    const manifest = await readManifest();
-    if (!live.has(manifest)) live.set(manifest, liveVersionsOf(manifest));
-    if (live.get(manifest)![remotes[remote].folder] === version) return true;
+    if (liveVersionsOf(await readManifest())[remotes[remote].folder] === version) return true;
     const published = publishedAt(version);
     return Boolean(
       remotesDir &&
