@@ -1,74 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
+import { promoteJourney, rewrite } from '../promote-journey.ts';
 import { pageChunk, privacyChunk, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
- * `pnpm promote` as a team meets it: candidates of the legal remote made from its real build, some broken the way
- * releases break (a page that throws in the browser only, one that throws in the server render, a build against
- * another major of React, a build 30% heavier), checked in Chromium on a temporary site server before any switch.
+ * `pnpm promote` as a team meets it when a candidate of the legal remote goes live: the checks and their times,
+ * another team's broken live page, `--force --reason` and the record of verdicts, escape codes in what is printed,
+ * and promotes at once. (promote-refusals.spec.ts has the refusals; each file deploys on its own.)
  */
-const legalDist = fileURLToPath(new URL('../../legal/dist/', import.meta.url));
-let deployDir = '';
-let env: NodeJS.ProcessEnv = {};
-
-const manifest = () => JSON.parse(readFileSync(env.REMOTES_MANIFEST!, 'utf8')) as Record<string, string>;
-const liveLegal = () => /\/legal\/([^/]+)\//.exec(manifest().legal!)![1]!;
-
-/** A command that must succeed; what it printed. */
-async function succeeds(args: string[]) {
-  const { code, printed } = await releaseCommand(args, env);
-  expect(code, `${args.join(' ')}: ${printed}`).toBe(0);
-  return printed;
-}
-
-/** Changes a built file; its Brotli copy goes, so the change is what is served. */
-function rewrite(file: string, change: (text: string) => string) {
-  writeFileSync(file, change(readFileSync(file, 'utf8')));
-  rmSync(`${file}.br`, { force: true });
-}
-
-/** Publishes a candidate of legal: its real build, changed by `breakIt`; resolves with the version. */
-async function candidate(breakIt: (dist: string) => void = () => {}) {
-  const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
-  cpSync(legalDist, dist, { recursive: true });
-  breakIt(dist);
-  const printed = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
-  rmSync(dist, { recursive: true, force: true });
-  return /published (\S+) as a candidate/.exec(printed)![1]!;
-}
-
-/** A promote that must be refused, leaving the manifest exactly as it was; what it printed. */
-async function refused(version: string, ...flags: string[]) {
-  const before = readFileSync(env.REMOTES_MANIFEST!, 'utf8');
-  const { code, printed } = await releaseCommand(['promote', 'legal', version, ...flags], env);
-  expect(code, printed).toBe(1);
-  expect(readFileSync(env.REMOTES_MANIFEST!, 'utf8')).toBe(before);
-  expect(printed).toContain(
-    `legal ${version} did not go live; the manifest is as it was (${liveLegal()} is still live)`,
-  );
-  return printed;
-}
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  deployDir = mkdtempSync(join(tmpdir(), 'promote-journey-'));
-  env = { ...process.env, REMOTES_DIR: join(deployDir, 'remotes'), REMOTES_MANIFEST: join(deployDir, 'remotes.json') };
-  // Side by side, as six teams may: the manifest is switched under a lock.
-  await Promise.all(
-    Object.values(remotes).map(({ folder }) =>
-      succeeds(['release', folder, '--prebuilt', '--force', '--reason', 'first deployment']),
-    ),
-  );
-});
-
-test.afterAll(() => rmSync(deployDir, { recursive: true, force: true }));
+const { candidate, refused, succeeds, liveLegal, manifest, env } = promoteJourney();
 
 test('a good candidate passes every check, says how long they took, and goes live', async () => {
   test.setTimeout(120_000);
@@ -86,116 +30,6 @@ test('a good candidate passes every check, says how long they took, and goes liv
   test.info().annotations.push({ type: 'checks took', description: `${seconds} s` });
   expect(printed).toContain(`legal: ${before} -> ${version}`);
   expect(liveLegal()).toBe(version);
-});
-
-test('a page that throws in the browser only is refused: route, viewport and the error named', async () => {
-  test.setTimeout(120_000);
-  const version = await candidate((dist) =>
-    rewrite(privacyChunk(dist), (code) => `throw new Error("privacy page broke in the browser");${code}`),
-  );
-  const printed = await refused(version);
-  expect(printed).toMatch(/^ {2}ok +server render: /m);
-  expect(printed).toMatch(
-    /^Refused: browser 375 px: \/privacy: (page|console) error: .*privacy page broke in the browser$/m,
-  );
-  expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: /m);
-});
-
-test('a page that scrolls sideways is refused, with how far it sticks out', async () => {
-  test.setTimeout(120_000);
-  const version = await candidate((dist) => {
-    for (const name of readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))) {
-      rewrite(join(dist, 'assets', name), (css) => `${css}\nmain h1{min-width:1500px}`);
-    }
-  });
-  const printed = await refused(version);
-  expect(printed).toMatch(
-    /^Refused: browser 375 px: \/privacy: scrolls sideways: the page is \d+ px wider than the screen$/m,
-  );
-  expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: scrolls sideways/m);
-});
-
-test('a page that moves by itself while it loads is refused, with how much it moved', async () => {
-  test.setTimeout(120_000);
-  // A banner pushed in above the text once the page runs, as a late notice or ad would.
-  const version = await candidate((dist) =>
-    rewrite(
-      privacyChunk(dist),
-      (code) =>
-        `const late = () => { if (document.documentElement.dataset.ready !== 'true') return setTimeout(late, 50); ` +
-        `const banner = document.createElement('div'); banner.style.height = '400px'; document.body.prepend(banner); };` +
-        `late();${code}`,
-    ),
-  );
-  const printed = await refused(version);
-  expect(printed).toMatch(
-    /^Refused: browser 375 px: \/privacy: moves by itself while it loads: layout shift \d\.\d{3} \(at most 0\.1\)$/m,
-  );
-});
-
-test('a page that throws in the server render is refused', async () => {
-  test.setTimeout(120_000);
-  const version = await candidate((dist) =>
-    rewrite(
-      join(dist, 'ssr', 'privacy-page.js'),
-      (code) => `throw new Error("privacy page broke on the server");\n${code}`,
-    ),
-  );
-  const printed = await refused(version);
-  expect(printed).toMatch(/^Refused: server render: \/privacy: privacy page broke on the server$/m);
-});
-
-test('a build against another major of React is refused with both versions named', async () => {
-  test.setTimeout(120_000);
-  const version = await candidate((dist) =>
-    rewrite(join(dist, 'mf-manifest.json'), (text) => {
-      const federation = JSON.parse(text) as { shared: { name: string; version: string; requiredVersion: string }[] };
-      for (const shared of federation.shared.filter((module) => module.name.startsWith('react'))) {
-        shared.version = '18.3.1';
-        shared.requiredVersion = '^18.3.1';
-      }
-      return JSON.stringify(federation);
-    }),
-  );
-  const printed = await refused(version);
-  expect(printed).toMatch(
-    /^Refused: shared modules: react: the shell provides 19\.\d+\.\d+, the candidate was built with 18\.3\.1 and requires \^18\.3\.1;/m,
-  );
-});
-
-test('a build 30% heavier is refused unless --allow-heavier; the figure is printed either way', async () => {
-  test.setTimeout(180_000);
-  const version = await candidate((dist) => {
-    // Incompressible bytes, about a third of what the remote's scripts weigh in Brotli.
-    const chunk = privacyChunk(dist);
-    const padding = randomBytes(Math.round(statSync(`${chunk}.br`).size * 0.3 + 5_000)).toString('base64');
-    rewrite(chunk, (code) => `${code}\nexport const padding = "${padding}";\n`);
-  });
-  const printed = await refused(version);
-  const change = Number(/^Refused: weight: .* live [\d.]+ KiB: \+([\d.]+)% \(allowed \+10%\)$/m.exec(printed)![1]);
-  expect(change).toBeGreaterThan(25);
-  expect(change).toBeLessThan(45);
-
-  const allowed = await succeeds(['promote', 'legal', version, '--allow-heavier']);
-  expect(allowed).toMatch(/^ {2}ok +weight: .*: \+[\d.]+% \(allowed \+10%\), heavier allowed \(--allow-heavier\)$/m);
-  expect(liveLegal()).toBe(version);
-});
-
-test('a candidate that breaks another team’s page (the control route) is refused, though its own pages pass', async () => {
-  test.setTimeout(120_000);
-  // Its server build changes the React every server build renders with: the consumer's carousel needs what it broke.
-  const version = await candidate((dist) =>
-    rewrite(
-      join(dist, 'ssr', 'privacy-page.js'),
-      (code) =>
-        "import { createRequire as breakShared } from 'node:module';\n" +
-        "breakShared(import.meta.url)('react').Children.count = () => { throw new Error('legal broke React'); };\n" +
-        code,
-    ),
-  );
-  const printed = await refused(version);
-  expect(printed).toMatch(/^ {2}ok +server render: \/privacy, \/terms/m);
-  expect(printed).toMatch(/^Refused: browser (375|1280) px: \/: /m);
 });
 
 test('another team’s broken live page does not block a good candidate; the output names whose page it is', async () => {
@@ -229,7 +63,8 @@ test('--force --reason skips the checks, and pnpm releases shows every verdict a
   const broken = await candidate((dist) =>
     rewrite(join(dist, 'ssr', 'privacy-page.js'), (code) => `throw new Error("broken on purpose");\n${code}`),
   );
-  const { code, printed } = await releaseCommand(['promote', 'legal', broken, '--force'], env);
+  await refused(broken);
+  const { code, printed } = await releaseCommand(['promote', 'legal', broken, '--force'], env());
   expect(code).toBe(1);
   expect(printed).toContain('--force needs --reason');
 
@@ -245,9 +80,8 @@ test('--force --reason skips the checks, and pnpm releases shows every verdict a
       'm',
     ),
   );
-  expect(list).toMatch(/^ {2}\S+ {2}refused: browser 375 px: \/privacy: .*privacy page broke in the browser/m);
-  expect(list).toMatch(/^ {2}\S+ {2}refused: server render: \/privacy: privacy page broke on the server/m);
-  expect(list).toMatch(/^ {2}\S+ {2}refused: shared modules: react: /m);
+  // A version shows its last verdict (refused, then forced: forced); refusals of every kind are listed in
+  // promote-refusals.spec.ts.
   expect(list).toMatch(/^ {2}\S+ {2}passed \(checks [\d.]+ s; /m);
   expect(list).toMatch(/^ {2}\S+ {2}forced: first deployment /m);
   // Without a remote: every remote, each under its name.
@@ -277,7 +111,7 @@ test('escape codes in a page’s console or a reason are printed as visible text
   expect(list).not.toContain('\u001b');
   expect(list).not.toMatch(/^\* 20990101/m);
   expect(list).toContain('due today\\u{1b}[2J');
-  const records = readFileSync(env.REMOTES_MANIFEST!.replace(/\.json$/, '.releases.jsonl'), 'utf8')
+  const records = readFileSync(env().REMOTES_MANIFEST!.replace(/\.json$/, '.releases.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { reason?: string; why?: string });
@@ -295,9 +129,9 @@ test('promotes at once: two of one remote take turns, another remote’s is chec
   )![1]!;
 
   const runs = await Promise.all([
-    releaseCommand(['promote', 'legal', first!], env),
-    releaseCommand(['promote', 'vendor', vendor], env),
-    releaseCommand(['promote', 'legal', second!], env),
+    releaseCommand(['promote', 'legal', first!], env()),
+    releaseCommand(['promote', 'vendor', vendor], env()),
+    releaseCommand(['promote', 'legal', second!], env()),
   ]);
   for (const run of runs) expect(run.code, run.printed).toBe(0);
   // One of the two legal promotes waited for the other; the vendor one waited for neither.
