@@ -23,33 +23,8 @@ function devManifest(): Plugin {
   };
 }
 
-/**
- * Preloads the brand font's file in the shell's HTML (and so in every prerendered page): the first paint sets text in
- * it. Its name carries a hash, known once the bundle is written.
- */
-function preloadFont(): Plugin {
-  return {
-    name: 'preload-font',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, { bundle }) {
-        const font = Object.keys(bundle ?? {}).find((file) => /inter-latin-wght-normal-[\w-]+\.woff2$/.test(file));
-        if (!font) throw new Error('The brand font is not in the build: tokens.css no longer names it');
-        return [
-          {
-            tag: 'link',
-            attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' },
-            injectTo: 'head-prepend',
-          },
-        ];
-      },
-    },
-  };
-}
-
 export default defineConfig((env) =>
-  mergeConfig(hostConfig(env, [devManifest(), preloadFont()]), {
+  mergeConfig(hostConfig(env, [devManifest()]), {
     server: {
       port: shellDevPort,
       strictPort: true,

@@ -9,8 +9,8 @@ import { expect, test } from './support.ts';
 
 /**
  * Pixels under test: every route at a phone's and a laptop's width, and every email, compared with the committed
- * baselines in `__screenshots__`. Motion is paused (reduced motion, CSS animations finished) and the fonts are
- * loaded, so what differs is what a release changed. To accept a change on purpose, see docs/testing.md.
+ * baselines in `__screenshots__`. Motion is paused (reduced motion, CSS animations finished) and the brand font is
+ * loaded and used, so what differs is what a release changed. To accept a change on purpose, see docs/testing.md.
  */
 const widths = [375, 1280];
 
@@ -35,6 +35,12 @@ async function revealEverything(page: Page) {
     }
     window.scrollTo({ top: 0, behavior: 'instant' });
     await frame();
+  });
+  // As every page after a visitor's first shows it: in the brand font (type.spec.ts checks the first page, which
+  // keeps the local font it was painted in).
+  await page.evaluate(async () => {
+    await document.fonts.load('1em "Inter Variable"');
+    document.documentElement.dataset.font = '';
   });
   await page.evaluate(() => document.fonts.ready);
 }

@@ -112,6 +112,24 @@ describe('site server', () => {
     expect(remote.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
+  it('sends a script only the headers a script needs, and a page or an SVG every header', async () => {
+    const script = await app.inject({ url: '/remotes/legal/remoteEntry.js' });
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    expect(script.headers['x-request-id']).toBeDefined();
+    for (const name of ['content-security-policy', 'permissions-policy', 'x-frame-options', 'referrer-policy']) {
+      expect(script.headers[name], name).toBeUndefined();
+    }
+    const headerBytes = (response: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
+      Object.entries(response.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length + 4, 0);
+    expect(headerBytes(script)).toBeLessThan(600);
+    for (const url of ['/privacy', '/not-found.svg']) {
+      const response = await app.inject({ url });
+      expect(response.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['permissions-policy'], url).toContain('geolocation=()');
+    }
+  });
+
   it('logs a share link’s address and a preview link without their tokens', async () => {
     const lines: string[] = [];
     const logged = await createSiteServer({

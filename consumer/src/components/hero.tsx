@@ -1,5 +1,5 @@
 import { site } from '@gift/content';
-import { StoreButtons } from '@gift/ui';
+import { StoreButtons, useHydrated } from '@gift/ui';
 import { landing } from '../content/landing.content.ts';
 import { AutoCarousel, useAutoplay } from './auto-carousel.tsx';
 import { imageCarouselSettings } from './carousel-settings.ts';
@@ -13,6 +13,7 @@ import { RotatingText } from './rotating-text.tsx';
 export function Hero() {
   const { hero, imageSlides, imageAlt } = landing;
   const { playing, control } = useAutoplay('taglines and app screens');
+  const hydrated = useHydrated();
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
       <div className={styles.inner}>
@@ -27,21 +28,27 @@ export function Hero() {
         </div>
       </div>
       <AutoCarousel label="app screens" settings={imageCarouselSettings} playing={playing} className={styles.gallery}>
-        {imageSlides.map((slide, index) => (
-          <div key={slide.id} className={styles.slide}>
+        {imageSlides.map((slide, index) => {
+          const image = (
             <img
               src={slide.src}
               alt={imageAlt}
               width={slide.width}
               height={slide.height}
-              loading="eager"
-              // The first slide is the page's largest paint on a phone: fetched before the scripts, and painted
-              // in the same frame as the text around it rather than in a later one.
+              // The first slide is the page's largest paint on a phone: fetched with the scripts, and painted in the
+              // same frame as the text around it rather than in a later one.
               decoding={index === 0 ? 'sync' : 'async'}
               fetchPriority={index === 0 ? 'high' : undefined}
             />
-          </div>
-        ))}
+          );
+          return (
+            <div key={slide.id} className={styles.slide}>
+              {/* The others come once the page is interactive (a slow phone's line carries the scripts first; lazy
+                  loading would fetch them as soon as the page is laid out), or, without scripts, with the page. */}
+              {index === 0 || hydrated ? image : <noscript>{image}</noscript>}
+            </div>
+          );
+        })}
       </AutoCarousel>
       {control(styles.galleryControl)}
     </section>

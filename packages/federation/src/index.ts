@@ -20,6 +20,12 @@ export const remoteEntryFile = 'remoteEntry.js';
 /** Path the site serves the remotes manifest at: `{ "<remote name>": "<entry URL>" }`. */
 export const manifestPath = '/remotes.json';
 
+/**
+ * The key in a browser's local storage that says the brand font has arrived once: the shell writes it, the page's
+ * first script reads it and uses the font from the first paint (the file is in the browser's cache).
+ */
+export const brandFontKey = 'brand-font';
+
 /** Id of the element in which the server sends the manifest with each page, as JSON. */
 export const manifestElementId = 'remotes-manifest';
 

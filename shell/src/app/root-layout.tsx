@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { documentTitle, notFoundMetadata } from '@gift/content';
 import { ActionDataContext } from '@gift/router';
+import { fetchBrandFont, useBrandFontFromTheNextPage } from './brand-font.ts';
 import { useDocumentMetadata } from './document-metadata.ts';
 import { fieldDataView, loadVitalsWhenIdle } from './field-data.ts';
 import { Footer } from './footer.tsx';
@@ -22,11 +23,13 @@ const mainId = 'main';
  * Tells tests and tools that the page is interactive, and when: once the page in `main` has hydrated (or rendered in
  * the browser). It sits inside the page's Suspense boundary because React hydrates what is inside one in a pass of its
  * own, after the header and footer: an effect outside it ran before the page's controls were attached to React.
+ * Then the brand font's file comes.
  */
 function InteractiveMark() {
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
     performance.mark('hydrated');
+    fetchBrandFont();
     if (import.meta.env.VITE_FIELD_DATA !== 'off') loadVitalsWhenIdle();
   }, []);
   return null;
@@ -43,6 +46,7 @@ export function RootLayout({ actionData }: { actionData?: unknown }) {
   useHashScroll();
   useDocumentMetadata({ title, description, path: pathname });
   usePrefetchOnIntent();
+  useBrandFontFromTheNextPage(pathname);
   useEffect(() => {
     if (import.meta.env.VITE_FIELD_DATA !== 'off') fieldDataView(pathname);
   }, [pathname]);

@@ -55,22 +55,54 @@ export function addTransportHeaders(request: FastifyRequest, reply: FastifyReply
 }
 
 /**
+ * A file that a page loads and no browser shows as a document of its own: a script, a stylesheet, a font, a raster
+ * image, a source map (SVG can be one, and keeps a document's headers).
+ */
+export const isSubresource = (path: string) => /\.(m?js|css|woff2?|png|jpe?g|webp|avif|gif|ico|map)$/.test(path);
+
+/**
+ * What a subresource carries of the security headers: the rest (the CSP, framing, referrer, permissions, the
+ * cross-origin opener) govern a document and mean nothing on a script or a font, and they cost 0.7 KiB on each of
+ * the twenty files a page loads over HTTP/1.1 before it is interactive (about 70 ms of a phone's line on `/`).
+ */
+const subresourceHelmet: HelmetOptions = {
+  contentSecurityPolicy: false,
+  crossOriginEmbedderPolicy: false,
+  crossOriginOpenerPolicy: false,
+  crossOriginResourcePolicy: { policy: 'same-origin' },
+  originAgentCluster: false,
+  referrerPolicy: false,
+  strictTransportSecurity: false,
+  xContentTypeOptions: true,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+};
+
+/**
  * Every answer's security and transport headers: Helmet's middleware, made once (@fastify/helmet makes it again for
  * every request, parsing the CSP each time, which cost a tenth of a page's answer time here), then the headers that
- * depend on the request, and its id.
+ * depend on the request, and its id. Subresources carry only theirs (above).
  */
 export function addSecurityHeaders(app: FastifyInstance, remoteOrigins: string[]) {
-  const securityHeaders = helmet(helmetOptions(remoteOrigins));
+  const documentHeaders = helmet(helmetOptions(remoteOrigins));
+  const subresourceHeaders = helmet(subresourceHelmet);
   app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+    (isSubresource(pathOf(request)) ? subresourceHeaders : documentHeaders)(request.raw, reply.raw, (error?: unknown) =>
+      done(error as Error | undefined),
+    ),
   );
   app.addHook('onSend', (request, reply, payload, done) => {
-    addTransportHeaders(request, reply);
+    if (!isSubresource(pathOf(request))) addTransportHeaders(request, reply);
     remoteAssetHeaders(request, reply);
     reply.header('X-Request-Id', request.id);
     done(null, payload);
   });
 }
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
 
 /** Compression of the answers not already compressed (pages kept in memory and built files carry their own). */
 export const answerCompression: FastifyCompressOptions = {

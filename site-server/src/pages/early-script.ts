@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
+import { brandFontKey } from '@gift/federation';
 
 /**
  * The one script in a page's head, run before anything paints: what the page's markup does natively it leaves to
  * the browser; it only closes an open menu popover when one of its items is pressed, which HTML cannot do for a
- * link to a section of the same page. Once hydrated, the header does the same.
+ * link to a section of the same page (once hydrated, the header does the same). And a browser that has the brand
+ * font from an earlier page uses it from the first paint (tokens.css, shell/src/app/brand-font.ts).
  */
 export const earlyScript =
   "document.addEventListener('click',function(e){var m=e.target.closest&&e.target.closest('[popover]');" +
-  "if(m&&e.target.closest('a')&&m.matches(':popover-open'))m.hidePopover()})";
+  "if(m&&e.target.closest('a')&&m.matches(':popover-open'))m.hidePopover()});" +
+  `try{if(localStorage.getItem('${brandFontKey}'))document.documentElement.dataset.font=''}catch(e){}`;
 
 /** The Content-Security-Policy source that allows exactly one inline script and no other. */
 const inlineScriptSource = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
