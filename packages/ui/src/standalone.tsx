@@ -46,6 +46,8 @@ export function renderStandalone(remote: RemoteName, modules: Record<string, { d
   ]);
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
+  // In the brand font at once, as the composed site's pages after a visitor's first (tokens.css).
+  document.documentElement.dataset.font = '';
   createRoot(container).render(
     <StrictMode>
       <RouterProvider router={router} />
