@@ -255,14 +255,14 @@ async function main() {
         gapOf(loads) > budgets.gapMs.max + budgets.gapMs.margin
           ? [`first paint to hydrated ${Math.round(gapOf(loads))} ms > ${budgets.gapMs.max} ms`]
           : [];
-      // Ratios to the floor fail the run wherever it runs (PERF_TIMING=report reports only the absolute gap).
+      // Timing budgets, the ratios to the floor too, are reported and not failed under PERF_TIMING=report (CI).
       const ratioMisses = () =>
         overFloor(
           path,
           ratio((one) => one.fcpMs),
           ratio((one) => one.hydratedMs),
         );
-      const failing = () => [...(timingReportOnly ? [] : gapMiss()), ...ratioMisses()];
+      const failing = () => (timingReportOnly ? [] : [...gapMiss(), ...ratioMisses()]);
       // As in perf.ts: a median can catch a busy moment of this shared machine, so a route that misses is measured
       // again, twice at most, the new loads joining the earlier ones.
       for (let again = 0; again < 2 && failing().length; again++) {
@@ -310,7 +310,7 @@ async function main() {
       const lineKiB = at(loads, (one) => kinds.reduce((total, kind) => total + one.line[kind], 0));
       lines.push({ path, line, total: lineKiB, wire: at(loads, (one) => one.wireKiB) });
       (timingReportOnly ? timingOver : misses).push(...gapMiss().map((miss) => `${path}: ${miss}`));
-      misses.push(...ratioMisses().map((miss) => `${path}: ${miss}`));
+      (timingReportOnly ? timingOver : misses).push(...ratioMisses().map((miss) => `${path}: ${miss}`));
       if (path === '/' && lineKiB > budgets.homeLineKiB.max) {
         misses.push(`/: ${lineKiB.toFixed(1)} KiB on the line before hydration > ${budgets.homeLineKiB.max} KiB`);
       }
