@@ -58,7 +58,7 @@ export function addTransportHeaders(request: FastifyRequest, reply: FastifyReply
  * A file that a page loads and no browser shows as a document of its own: a script, a stylesheet, a font, a raster
  * image, a source map (SVG can be one, and keeps a document's headers).
  */
-export const isSubresource = (path: string) => /\.(m?js|css|woff2?|png|jpe?g|webp|avif|gif|ico|map)$/.test(path);
+const isSubresource = (path: string) => /\.(m?js|css|woff2?|png|jpe?g|webp|avif|gif|ico|map)$/.test(path);
 
 /**
  * What a subresource carries of the security headers: the rest (the CSP, framing, referrer, permissions, the
