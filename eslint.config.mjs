@@ -39,7 +39,8 @@ const servingParts = [
   'settings\\.ts',
 ];
 const toReleases = 'The site server reaches the release tool only through the ledger (ledger/).';
-const tests = { ignores: ['site-server/**/*.test.ts'] };
+// Tests, and the helpers only tests import (`test-*.ts`).
+const tests = { ignores: ['site-server/**/*.test.ts', 'site-server/**/test-*.ts'] };
 
 const routerImport = {
   name: 'react-router',

@@ -11,10 +11,11 @@ export {
   decide,
   defaultRule,
   judgeRelease,
+  judgeRollout,
   minViews,
   waitingFor,
   type Decision,
 } from './field-data/decision.ts';
 export { ticketCookie, viewTickets, type ViewTickets } from './field-data/tickets.ts';
-export { queueRollbackWebhook } from './webhooks/queue.ts';
+export { queueRollbackWebhook, queueRolloutWebhook } from './webhooks/queue.ts';
 export { printable } from './cli/printable.ts';

@@ -31,8 +31,9 @@ const app = await createSiteServer({
   api: { db, config },
 });
 
-// The release watch (deployed remotes only): a promoted version that made things worse in the field is rolled back.
-if (remotesDir && (manifestFile || followsDatabase) && settings.watch.minutes > 0) {
+// The release watch (deployed remotes only): a promoted version that made things worse in the field is rolled back
+// (for RELEASE_WATCH_MINUTES, unless 0), and each staged rollout is advanced or aborted by its cohorts' figures.
+if (remotesDir && (manifestFile || followsDatabase)) {
   const stop = startReleaseWatch({
     settings: {
       root,

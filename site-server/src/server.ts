@@ -29,6 +29,8 @@ import { serveSeoFiles } from './pages/seo-files.ts';
 import { siteOrigins } from './http/site-origin.ts';
 import { serveHealth } from './http/health.ts';
 import { knownVersions } from './remotes/known-versions.ts';
+import { cohorts } from './rollouts/cohorts.ts';
+import type { Splits } from './ledger/rollouts.ts';
 
 export interface SiteServerOptions {
   /** Workspace root: the shell's and remotes' `dist` folders are read from here. */
@@ -103,12 +105,19 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   await app.register(cookie);
   // The API refuses field data about a version this site does not serve (or has not published lately).
   let readLive: () => Promise<RemotesManifest> = async () => ({});
-  const knownVersion = knownVersions({ readManifest: () => readLive(), remotesDir: options.remotesDir });
+  let readSplits: () => Splits = () => ({});
+  const knownVersion = knownVersions({
+    readManifest: () => readLive(),
+    readSplits: () => readSplits(),
+    remotesDir: options.remotesDir,
+  });
   if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api, knownVersion });
 
   const manifest = await serveBuilds(app, { ...options, releases: options.releases?.(app.log) });
   readLive = manifest.read;
+  readSplits = manifest.splits ?? readSplits;
   const readManifest = manifest.read;
+  const siteCohorts = cohorts();
   serveHealth(app, { readManifest, status: manifest.status, healthToken: options.healthToken });
   const previews = registerPreviews(app, {
     secret: options.previewSecret,
@@ -120,9 +129,12 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   app.get(manifestPath, async (request, reply) => {
     const grants = previews.grantsOf(request, reply);
     const local = overrides.overridesOf(request, reply);
-    const manifest = withOverrides(withPreviews(await readManifest(), grants, options.remotesBaseUrl), local);
+    // A visitor in a rollout's canary asks again with its cookie: it gets its own cohort's manifest.
+    const { manifest: cohort } = siteCohorts.ofRequest(request, await readManifest(), readSplits());
+    const manifest = withOverrides(withPreviews(cohort, grants, options.remotesBaseUrl), local);
     reply.header('Cache-Control', grants.length || local.length ? 'private, no-store' : 'no-cache');
-    if (options.previewSecret) reply.header('Vary', 'Cookie');
+    // It differs by cookie (a cohort, a preview, an override): a cache keeps one per cookie, or none.
+    reply.header('Vary', 'Cookie');
     return reply.send(manifest);
   });
   const { withOrigin } = siteOrigins(options);
@@ -132,6 +144,8 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     remotesBaseUrl: options.remotesBaseUrl,
     remoteOrigins: options.remoteOrigins ?? [],
     readManifest,
+    readSplits,
+    cohorts: siteCohorts,
     previews,
     overrides,
     formOutcomes: options.api && formOutcomeCookies(options.api.config.cookieSecrets),

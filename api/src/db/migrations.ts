@@ -314,6 +314,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-11-26-03-rollouts': {
+    async up(db: Kysely<unknown>) {
+      // A staged rollout of a remote (PostgreSQL only, beside the releases): one row per rollout under way, its state
+      // as JSON; changed in the same transaction as the release events and announced by the same NOTIFY.
+      if (!isPostgres(db)) return;
+      await db.schema
+        .createTable('site_rollouts')
+        .addColumn('remote', 'varchar(40)', (column) => column.primaryKey())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('state', 'text', (column) => column.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -200,6 +200,7 @@ export interface Database {
   leases: LeaseTable;
   site_releases: SiteReleaseTable;
   site_release_events: SiteReleaseEventTable;
+  site_rollouts: SiteRolloutTable;
 }
 
 /** A published version of a remote (PostgreSQL only): the releases' truth that every site server follows. */
@@ -226,4 +227,11 @@ export interface SiteReleaseEventTable {
   detail: string;
   who: string;
   at: string;
+}
+
+/** A staged rollout under way (PostgreSQL only): the remote, its canary version, the whole state as JSON. */
+export interface SiteRolloutTable {
+  remote: string;
+  version: string;
+  state: string;
 }

@@ -46,6 +46,23 @@ describe('the release watch’s decision', () => {
     });
   });
 
+  it('rolls back a p75 LCP more than 50% worse, and names the current version as the baseline beside a canary', () => {
+    const lcp = (lcpP75: number) => ({ ...figures(60, 0), lcpP75 });
+    expect(decide(lcp(3000), lcp(2000), rule).verdict).toBe('keep');
+    expect(decide(lcp(3001), lcp(2000), rule)).toEqual({
+      verdict: 'roll back',
+      why: 'p75 LCP 3001 ms against 2000 ms before (60 views)',
+    });
+    const current = { than: 'on the current version', name: 'the current version' };
+    expect(decide(lcp(3001), lcp(2000), rule, current).why).toBe(
+      'p75 LCP 3001 ms against 2000 ms on the current version (60 views)',
+    );
+    expect(decide(figures(100, 0), figures(100, 0), rule, current).why).toBe(
+      'error rate 0.0% of views (0 of 100 views with an error), not worse than the current version',
+    );
+    expect(decide(figures(100, 0), figures(3, 0), rule, current).why).toMatch(/no baseline: the current version has 3/);
+  });
+
   it('without a baseline compares with fixed limits only, and says so: never "0% before"', () => {
     // The previous version has too few counted views, or too few networks, to be a baseline.
     for (const previous of [figures(0, 0, 0), figures(49, 0), figures(500, 0, 19)]) {

@@ -4,8 +4,8 @@ import { fieldData, fieldDataRetention, type VersionFigures } from './repository
 /**
  * The release watch's rule, on the views a decision may count (see `countedFigures`): the new version is judged once
  * it has at least 50 counted views from at least `minNetworks` networks. Against a previous version with as much,
- * it goes back when its error rate of views is above 1% and more than twice the previous one's, or its p75 INP more
- * than 50% worse. Without such a baseline (too few counted views of the previous version) it is judged against fixed
+ * it goes back when its error rate of views is above 1% and more than twice the previous one's, or its p75 INP or p75
+ * LCP more than 50% worse. Without such a baseline (too few counted views of the previous version) it is judged against fixed
  * limits only: an error rate of views above 5%, or a p75 INP above 500 ms (Poor).
  */
 
@@ -47,8 +47,23 @@ export function countsLine(figures: VersionFigures): string {
   );
 }
 
+/** How a decision's reasons name its baseline: the version before a promote, or the current one beside a canary. */
+export interface Baseline {
+  /** After a figure: "against 0.4% before". */
+  than: string;
+  /** As a subject: "the version before has 3 counted views". */
+  name: string;
+}
+const versionBefore: Baseline = { than: 'before', name: 'the version before' };
+const currentVersion: Baseline = { than: 'on the current version', name: 'the current version' };
+
 /** The watch's verdict on `next` against `previous`, with why. */
-export function decide(next: VersionFigures, previous: VersionFigures, rule: DecisionRule): Decision {
+export function decide(
+  next: VersionFigures,
+  previous: VersionFigures,
+  rule: DecisionRule,
+  { than, name }: Baseline = versionBefore,
+): Decision {
   const waiting = waitingFor(next, rule);
   if (waiting) return { verdict: 'wait', why: waiting };
   const rate = rateOf(next);
@@ -58,19 +73,25 @@ export function decide(next: VersionFigures, previous: VersionFigures, rule: Dec
     if (rate > 0.01 && rate > 2 * before) {
       return {
         verdict: 'roll back',
-        why: `${errors} against ${percent(before)} (${number(previous.errorViews)} of ${number(previous.views)}) before`,
+        why: `${errors} against ${percent(before)} (${number(previous.errorViews)} of ${number(previous.views)}) ${than}`,
       };
     }
     if (next.inpP75 !== undefined && previous.inpP75 !== undefined && next.inpP75 > 1.5 * previous.inpP75) {
       return {
         verdict: 'roll back',
-        why: `p75 INP ${Math.round(next.inpP75)} ms against ${Math.round(previous.inpP75)} ms before (${number(next.views)} views)`,
+        why: `p75 INP ${Math.round(next.inpP75)} ms against ${Math.round(previous.inpP75)} ms ${than} (${number(next.views)} views)`,
       };
     }
-    return { verdict: 'keep', why: `${errors}, not worse than before` };
+    if (next.lcpP75 !== undefined && previous.lcpP75 !== undefined && next.lcpP75 > 1.5 * previous.lcpP75) {
+      return {
+        verdict: 'roll back',
+        why: `p75 LCP ${Math.round(next.lcpP75)} ms against ${Math.round(previous.lcpP75)} ms ${than} (${number(next.views)} views)`,
+      };
+    }
+    return { verdict: 'keep', why: `${errors}, not worse than ${than === versionBefore.than ? than : name}` };
   }
   const noBaseline =
-    `no baseline: the version before has ${plural(previous.views, 'counted view')} from ` +
+    `no baseline: ${name} has ${plural(previous.views, 'counted view')} from ` +
     `${plural(previous.networks, 'network')}, so the fixed limits apply`;
   if (rate > fixedLimits.errorRate) {
     return {
@@ -110,4 +131,28 @@ export async function judgeRelease(
     maxPerNetwork: rule.maxPerNetwork,
   });
   return { next, previous, decision: decide(next, previous, rule) };
+}
+
+/**
+ * A staged rollout's judgement: the canary's counted figures since its stage began, beside the current version's over
+ * the same hours and the same routes (its own visitors, the other cohort), and the decision by the same rule.
+ */
+export async function judgeRollout(
+  db: Db,
+  rollout: { remote: string; version: string; current: string; since: Date },
+  rule: DecisionRule & { maxPerNetwork: number } = defaultRule,
+  now = () => new Date(),
+) {
+  const data = fieldData(db, now);
+  const until = now();
+  const canary = await data.countedFigures({ ...rollout, until, maxPerNetwork: rule.maxPerNetwork });
+  const current = await data.countedFigures({
+    remote: rollout.remote,
+    version: rollout.current,
+    since: rollout.since,
+    until,
+    routes: canary.routes,
+    maxPerNetwork: rule.maxPerNetwork,
+  });
+  return { canary, current, decision: decide(canary, current, rule, currentVersion) };
 }

@@ -48,6 +48,7 @@ export interface VersionFigures {
   /** Networks the counted views came from. */
   networks: number;
   inpP75?: number;
+  lcpP75?: number;
   /** The routes the counted views were on. */
   routes: string[];
 }
@@ -502,13 +503,14 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       if (routes && !routes.length) return figures;
       const rows = await db
         .selectFrom('field_views')
-        .select(['id', 'received_at', 'route', 'network', 'ticket', 'counted', 'errors', 'inp', 'weight'])
+        .select(['id', 'received_at', 'route', 'network', 'ticket', 'counted', 'errors', 'inp', 'lcp', 'weight'])
         .where(within({ since, until, remote, version, routes }, 0))
         .orderBy('id')
         .execute();
       const reportNetworks = new Set<string>();
-      const views = new Map<string, { network: string; hour: string; route: string; erred: boolean; inp?: number }>();
-      const later = new Map<string, { erred: boolean; inp?: number }>();
+      type View = { network: string; hour: string; route: string; erred: boolean; inp?: number; lcp?: number };
+      const views = new Map<string, View>();
+      const later = new Map<string, Pick<View, 'erred' | 'inp' | 'lcp'>>();
       for (const row of rows) {
         figures.reports += row.weight;
         reportNetworks.add(row.network);
@@ -525,11 +527,13 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
         const view = (views.get(row.ticket) ?? later.get(row.ticket))!;
         view.erred ||= row.errors > 0;
         if (row.inp !== null) view.inp = Math.max(view.inp ?? 0, row.inp);
+        if (row.lcp !== null) view.lcp = Math.max(view.lcp ?? 0, row.lcp);
       }
       const perNetworkHour = new Map<string, number>();
       const networks = new Set<string>();
       const seenRoutes = new Set<string>();
       const inp: number[] = [];
+      const lcp: number[] = [];
       for (const view of views.values()) {
         const slot = `${view.network}\u0000${view.hour}`;
         const taken = perNetworkHour.get(slot) ?? 0;
@@ -540,12 +544,17 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
         networks.add(view.network);
         seenRoutes.add(view.route);
         if (view.inp !== undefined) inp.push(view.inp);
+        if (view.lcp !== undefined) lcp.push(view.lcp);
       }
       figures.reportNetworks = reportNetworks.size;
       figures.networks = networks.size;
       figures.routes = [...seenRoutes].sort();
-      const inpP75 = percentile(inp, 0.75);
-      return inpP75 === undefined ? figures : { ...figures, inpP75 };
+      const [inpP75, lcpP75] = [percentile(inp, 0.75), percentile(lcp, 0.75)];
+      return {
+        ...figures,
+        ...(inpP75 === undefined ? {} : { inpP75 }),
+        ...(lcpP75 === undefined ? {} : { lcpP75 }),
+      };
     },
 
     /**

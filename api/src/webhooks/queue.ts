@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { DeletionEvent, ReleaseWebhookEvent } from '@gift/contracts/webhooks';
+import type { DeletionEvent, ReleaseWebhookEvent, RolloutWebhookEvent } from '@gift/contracts/webhooks';
 import type { Database } from '../db/schema.ts';
 
 /** One event for WEBHOOK_URL, stored to be sent (and sent again) until the receiver takes it. */
-async function queue(db: Kysely<Database>, event: DeletionEvent | ReleaseWebhookEvent, reference: string) {
+async function queue(
+  db: Kysely<Database>,
+  event: DeletionEvent | ReleaseWebhookEvent | RolloutWebhookEvent,
+  reference: string,
+) {
   await db
     .insertInto('webhook_deliveries')
     .values({
@@ -41,4 +45,15 @@ export async function queueRollbackWebhook(db: Kysely<Database>, release: Releas
     release,
   };
   await queue(db, event, `release:${release.remote}`);
+}
+
+/** Queues a rollout's step taken by the release watch: advanced, completed or aborted, with the figures. */
+export async function queueRolloutWebhook(
+  db: Kysely<Database>,
+  type: RolloutWebhookEvent['type'],
+  rollout: RolloutWebhookEvent['rollout'],
+  at: Date,
+) {
+  const event: RolloutWebhookEvent = { id: randomUUID(), type, occurredAt: at.toISOString(), rollout };
+  await queue(db, event, `rollout:${rollout.remote}`);
 }

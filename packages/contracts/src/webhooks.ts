@@ -65,6 +65,39 @@ export const releaseEventSchema = {
 
 export type ReleaseWebhookEvent = FromSchema<typeof releaseEventSchema>;
 
+/**
+ * What WEBHOOK_URL receives when a staged rollout moves by the release watch's decision: it went on to a larger share
+ * (`rollout.advanced`), reached everyone (`rollout.completed`), or was taken off (`rollout.aborted`, every visitor back
+ * on `current`); with the share it serves now (or served when aborted) and the figures it was judged by.
+ */
+export const rolloutEventSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'type', 'occurredAt', 'rollout'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    type: { type: 'string', enum: ['rollout.advanced', 'rollout.completed', 'rollout.aborted'] },
+    occurredAt: { type: 'string', format: 'date-time' },
+    rollout: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['remote', 'version', 'current', 'share', 'reason'],
+      properties: {
+        remote: { type: 'string' },
+        /** The version rolled out (the canary). */
+        version: { type: 'string' },
+        /** The version everyone else has. */
+        current: { type: 'string' },
+        /** Percent of visitors on `version` now; for an abort, the share it had. */
+        share: { type: 'integer', minimum: 0, maximum: 100 },
+        reason: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+export type RolloutWebhookEvent = FromSchema<typeof rolloutEventSchema>;
+
 /** The header that carries the signature: `t=<unix seconds>,v1=<hex>` (one `v1` per secret while secrets rotate). */
 export const signatureHeader = 'giftwell-signature';
 

@@ -8,6 +8,7 @@ import type { Db } from 'api';
 import { remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { operator, record, recordsOf, verdictOf, type ReleaseEvent, type ReleaseRecord } from './records.ts';
 import { versionEntryUrl } from './versions.ts';
+import { asRollout, readRolloutsFile, rolloutsFile, writeRollout, type Rollout } from './rollouts.ts';
 
 /** A refusal the release commands explain to the operator; anything else is a bug. */
 export class ReleaseError extends Error {}
@@ -41,7 +42,29 @@ export interface ReleaseLedger {
     to: string,
     events: { version: string; event: ReleaseEvent }[],
     onlyIfLive?: string,
+    /** The rollout of `to` that this switch completes: it ends in the same step. */
+    completes?: Rollout,
   ): Promise<{ from?: string; after: RemotesManifest } | undefined>;
+  /** The staged rollouts under way, by remote. */
+  rollouts(): Promise<Partial<Record<RemoteName, Rollout>>>;
+  /**
+   * Changes a remote's rollout in one step with `events`: `change` is given the rollout under way (or none) and the
+   * live version, and returns the rollout after (null: none), or undefined to change nothing (another server or
+   * command was first). Resolves with the rollout after, or undefined when nothing changed.
+   */
+  changeRollout(
+    remote: RemoteName,
+    change: (rollout: Rollout | undefined, live: string | undefined) => Rollout | null | undefined,
+    events: { version: string; event: ReleaseEvent }[],
+  ): Promise<{ after: Rollout | null } | undefined>;
+}
+
+/** A rollout's change, checked: the remote's own, of a version of its own. */
+function checkedRollout(remote: RemoteName, rollout: Rollout | null) {
+  if (rollout && (rollout.remote !== remote || !asRollout(rollout))) {
+    throw new Error(`Not a rollout of ${remote}: ${JSON.stringify(rollout)}`);
+  }
+  return rollout;
 }
 
 export function readManifestFile(manifestFile: string): RemotesManifest {
@@ -100,6 +123,7 @@ export function fileLedger({
     const entry = readManifestFile(manifestFile)[remote];
     return versions(remote).find((version) => entry === versionEntryUrl(remote, version, remotesBaseUrl));
   };
+  const rollouts = rolloutsFile(manifestFile);
   return {
     where: manifestFile,
     versions: async (remote) => versions(remote),
@@ -108,13 +132,26 @@ export function fileLedger({
     records: async (remote) => recordsOf(manifestFile, remote),
     record: async (remote, version, event) => record(manifestFile, remote, version, event),
     published: async (remote, version) => record(manifestFile, remote, version, { event: 'published' }),
-    async switchTo(remote, to, events, onlyIfLive) {
+    async switchTo(remote, to, events, onlyIfLive, completes) {
       const from = liveVersion(remote);
       if (onlyIfLive !== undefined && from !== onlyIfLive) return undefined;
+      if (completes && readRolloutsFile(rollouts)[remote]?.version !== completes.version) return undefined;
       const entry = versionEntryUrl(remote, to, remotesBaseUrl);
       const { after } = await switchManifest(manifestFile, (manifest) => ({ ...manifest, [remote]: entry }));
+      // After the manifest: a server that reads between the two files serves the new version to everyone either way.
+      if (completes) await writeRollout(rollouts, remote, undefined);
       for (const { version, event } of events) record(manifestFile, remote, version, event);
       return { from, after };
+    },
+    rollouts: async () => readRolloutsFile(rollouts),
+    async changeRollout(remote, change, events) {
+      // The caller holds the remote's release lock (oneReleaseAtATime): nothing changes it between read and write.
+      const changed = change(readRolloutsFile(rollouts)[remote], liveVersion(remote));
+      if (changed === undefined) return undefined;
+      const after = checkedRollout(remote, changed);
+      await writeRollout(rollouts, remote, after ?? undefined);
+      for (const { version, event } of events) record(manifestFile, remote, version, event);
+      return { after };
     },
   };
 }
@@ -217,7 +254,7 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
         await insertEvent(trx, remote, version, { event: 'published' });
       });
     },
-    switchTo(remote, to, events, onlyIfLive) {
+    switchTo(remote, to, events, onlyIfLive, completes) {
       return db.transaction().execute(async (trx) => {
         const rows = await trx
           .selectFrom('site_releases')
@@ -227,6 +264,15 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
           .execute();
         const from = rows.find((row) => row.live)?.version;
         if (onlyIfLive !== undefined && from !== onlyIfLive) return undefined;
+        if (completes) {
+          const ended = await trx
+            .deleteFrom('site_rollouts')
+            .where('remote', '=', remote)
+            .where('version', '=', completes.version)
+            .executeTakeFirst();
+          // Another server's decision or an operator's command came first.
+          if (Number(ended.numDeletedRows) === 0) return undefined;
+        }
         if (!rows.some((row) => row.version === to)) {
           throw new ReleaseError(`${remotes[remote].folder} has no version ${to} in ${where}.`);
         }
@@ -247,5 +293,52 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
         return { from, after: await manifestOf(trx) };
       });
     },
+    async rollouts() {
+      return rolloutsOf(await db.selectFrom('site_rollouts').select('state').execute());
+    },
+    changeRollout(remote, change, events) {
+      return db.transaction().execute(async (trx) => {
+        // The live row locked first, as a switch locks it: a rollout and a switch of one remote never cross.
+        const live = await trx
+          .selectFrom('site_releases')
+          .select(['version', 'live'])
+          .where('remote', '=', remote)
+          .forUpdate()
+          .execute();
+        const row = await trx
+          .selectFrom('site_rollouts')
+          .select('state')
+          .where('remote', '=', remote)
+          .forUpdate()
+          .executeTakeFirst();
+        const changed = change(row && asRollout(JSON.parse(row.state)), live.find((release) => release.live)?.version);
+        if (changed === undefined) return undefined;
+        const after = checkedRollout(remote, changed);
+        await trx.deleteFrom('site_rollouts').where('remote', '=', remote).execute();
+        if (after) {
+          await trx
+            .insertInto('site_rollouts')
+            .values({ remote, version: after.version, state: JSON.stringify(after) })
+            .execute();
+        }
+        for (const { version, event } of events) await insertEvent(trx, remote, version, event);
+        await sql`select pg_notify(${releasesChannel}, ${remote})`.execute(trx);
+        return { after };
+      });
+    },
   };
+}
+
+/** The rollouts in `site_rollouts`'s rows, by remote; a row that is not a rollout is passed over. */
+export function rolloutsOf(rows: { state: string }[]): Partial<Record<RemoteName, Rollout>> {
+  return Object.fromEntries(
+    rows.flatMap(({ state }) => {
+      try {
+        const rollout = asRollout(JSON.parse(state));
+        return rollout ? [[rollout.remote, rollout]] : [];
+      } catch {
+        return [];
+      }
+    }),
+  );
 }

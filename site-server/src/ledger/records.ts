@@ -13,9 +13,17 @@ export type ReleaseEvent =
   | { event: 'passed'; seconds: number }
   | { event: 'refused'; why: string }
   | { event: 'forced'; reason: string }
-  | { event: 'live'; how: 'promote' | 'rollback' }
+  | { event: 'live'; how: 'promote' | 'rollback' | 'rollout' }
   /** The release watch took this version off by itself: what the field data showed. */
-  | { event: 'rolled-back'; why: string };
+  | { event: 'rolled-back'; why: string }
+  /** A staged rollout of this version began, against `current`. */
+  | { event: 'rollout-started'; current: string; stages: number[]; stageMinutes: number }
+  /** It went on to serve `share` percent of visitors: by the watch's decision (`why`), or by an operator. */
+  | { event: 'rollout-advanced'; share: number; why: string }
+  | { event: 'rollout-paused'; share: number }
+  | { event: 'rollout-resumed'; share: number }
+  /** It was taken off at `share` percent: by the watch (`by: 'watch'`, with the figures) or by an operator. */
+  | { event: 'rollout-aborted'; share: number; why: string; by: 'watch' | 'operator' };
 
 export type ReleaseRecord = ReleaseEvent & { remote: RemoteName; version: string; who: string; at: string };
 
@@ -69,10 +77,14 @@ export function verdictOf(records: ReleaseRecord[], version: string): string {
     const published = mine.find((record) => record.event === 'published');
     return published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)';
   }
-  const rolledBack = mine.findLast((record) => record.event === 'rolled-back');
+  const rolledBack = mine.findLast((record) => record.event === 'rolled-back' || record.event === 'rollout-aborted');
   const then =
-    rolledBack?.event === 'rolled-back' && rolledBack.at >= verdict.at
-      ? `; rolled back by the release watch: ${rolledBack.why} (${rolledBack.at.slice(0, 16).replace('T', ' ')} UTC)`
+    rolledBack && rolledBack.at >= verdict.at
+      ? rolledBack.event === 'rolled-back'
+        ? `; rolled back by the release watch: ${rolledBack.why} (${rolledBack.at.slice(0, 16).replace('T', ' ')} UTC)`
+        : rolledBack.event === 'rollout-aborted'
+          ? `; rollout aborted at ${rolledBack.share}% by ${rolledBack.by === 'watch' ? 'the release watch' : rolledBack.who}: ${rolledBack.why} (${rolledBack.at.slice(0, 16).replace('T', ' ')} UTC)`
+          : ''
       : '';
   switch (verdict.event) {
     case 'passed':
@@ -96,7 +108,10 @@ export function mayGoLiveAgain(records: ReleaseRecord[], version: string): boole
   const verdict = mine.findLast((record) => ['passed', 'refused', 'forced'].includes(record.event));
   if (verdict?.event === 'refused') return false;
   if (!verdict && !mine.some((record) => record.event === 'live')) return false;
-  const rolledBack = mine.findLast((record) => record.event === 'rolled-back');
+  // Taken off by the watch, after a promote or during a rollout, for what its visitors met.
+  const rolledBack = mine.findLast(
+    (record) => record.event === 'rolled-back' || (record.event === 'rollout-aborted' && record.by === 'watch'),
+  );
   return !rolledBack || (verdict !== undefined && rolledBack.at < verdict.at);
 }
 
@@ -129,7 +144,8 @@ export function switchesOf(records: ReleaseRecord[]) {
 export function watchedRelease(records: ReleaseRecord[], now: Date, minutes: number) {
   const switches = records.filter((record) => record.event === 'live');
   const last = switches.at(-1);
-  if (last?.event !== 'live' || last.how !== 'promote') return undefined;
+  // A rollout that reached everyone is watched as a promote is.
+  if (last?.event !== 'live' || last.how === 'rollback') return undefined;
   const since = new Date(last.at);
   if (now.getTime() - since.getTime() > minutes * 60_000) return undefined;
   const previous = versionLiveBefore(records, last.version);

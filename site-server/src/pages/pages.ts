@@ -19,6 +19,8 @@ import {
 } from './prerender.ts';
 import { watchedFile, type WatchedFile } from '../remotes/watched-file.ts';
 import { liveVersionsOf } from '../ledger/versions.ts';
+import type { Splits } from '../ledger/rollouts.ts';
+import type { Cohort, Cohorts } from '../rollouts/cohorts.ts';
 
 /**
  * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
@@ -32,6 +34,8 @@ export function pageSender({
   remotesBaseUrl,
   remoteOrigins,
   readManifest,
+  readSplits,
+  cohorts,
   previews,
   overrides,
   formOutcomes,
@@ -43,6 +47,9 @@ export function pageSender({
   remotesBaseUrl?: string;
   remoteOrigins: string[];
   readManifest: () => Promise<RemotesManifest>;
+  /** The staged rollouts under way, and the cohorts of visitors they split. */
+  readSplits: () => Splits;
+  cohorts: Cohorts;
   previews: Previews;
   overrides: Overrides;
   /** The outcomes of native form posts, signed by the API: none shown without it. */
@@ -152,7 +159,8 @@ export function pageSender({
       formOutcome,
       previewed = false,
       inBrowser = false,
-    }: { formOutcome?: unknown; previewed?: boolean; inBrowser?: boolean },
+      canary = false,
+    }: { formOutcome?: unknown; previewed?: boolean; inBrowser?: boolean; canary?: boolean },
   ): Promise<{ html: string; shared: boolean }> => {
     const shared = !route || route.prerender;
     // A remote served from the developer's machine: this server has no build of it to render with.
@@ -177,7 +185,9 @@ export function pageSender({
       const entry = route && manifest[route.remote];
       if (route && entry) {
         const build = `${entry} ${pageRenderer()?.version}`;
-        const rendered = await renderedLive(key, build, () => renderOnRequest(route, key, request, manifest));
+        // A rollout's two cohorts each keep their own render: neither replaces the other's.
+        const kept = canary ? `${key}\ncanary` : key;
+        const rendered = await renderedLive(kept, build, () => renderOnRequest(route, key, request, manifest));
         if (rendered) return { html: rendered, shared };
       }
     }
@@ -206,13 +216,16 @@ export function pageSender({
     // A developer's browser may compose the site with a remote from its own machine (`pnpm dev:remote`).
     const local = overrides.overridesOf(request, reply);
     const inBrowser = local.some((override) => override.remote === match?.route.remote);
+    // A visitor in a rollout's canary gets its new version; a preview or an override wins over the cohort.
+    const cohort: Cohort = cohorts.ofPage(request, reply, await readManifest(), readSplits());
+    const canary = match !== undefined && cohort.canary.has(match.route.remote);
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
-    const manifest = withOverrides(withPreviews(await readManifest(), grants, remotesBaseUrl), local);
+    const manifest = withOverrides(withPreviews(cohort.manifest, grants, remotesBaseUrl), local);
     // The shell loads remote code only from the origins this element names: a local entry's origin joins them.
     const element = local.length
       ? manifestElement(manifest, [...remoteOrigins, ...local.map(({ entry }) => new URL(entry).origin)])
       : elementOf(manifest);
-    const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed, inBrowser });
+    const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed, inBrowser, canary });
     const bars = `${grants.length ? previewBar(grants, path) : ''}${local.length ? overrideBar(local, path) : ''}`;
     const make = () => {
       const html = page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`);
@@ -232,7 +245,9 @@ export function pageSender({
       .header('Vary', [reply.getHeader('Vary'), 'Cookie'].filter(Boolean).join(', '))
       .type('text/html; charset=utf-8');
     if (page.shared && !personal && formOutcome === undefined) {
-      return sendPageForm(request, reply, await keptPages.formsOf(`${origin}\n${key}`, page.html, element, make));
+      // One kept page per cohort: its element names its own versions of every remote.
+      const kept = `${origin}\n${key}${cohort.key ? `\n${cohort.key}` : ''}`;
+      return sendPageForm(request, reply, await keptPages.formsOf(kept, page.html, element, make));
     }
     return sendPageOnce(request, reply, make());
   };

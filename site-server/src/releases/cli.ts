@@ -2,12 +2,22 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { countsLine, judgeRelease, openMigratedDatabase, printable, readConfig, type Db } from 'api';
+import { countsLine, judgeRelease, judgeRollout, openMigratedDatabase, printable, readConfig, type Db } from 'api';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { postgresLedger } from '../ledger/ledger.ts';
 import { switchesOf, watchedRelease, type ReleaseRecord } from '../ledger/records.ts';
 import { ledgerOf } from '../ledger/switches.ts';
 import { maxPreviewHours, previewPath, signPreview } from '../ledger/preview-links.ts';
+import {
+  defaultStageMinutes,
+  judgedOver,
+  parseStageMinutes,
+  parseStages,
+  shareOf,
+  type Rollout,
+} from '../ledger/rollouts.ts';
+import { rolloutActions, stepRollout, type RolloutAction } from '../ledger/rollout-steps.ts';
+import { rolloutLines } from './rollout-status.ts';
 import {
   ReleaseError,
   promote,
@@ -26,8 +36,10 @@ import { siteOrigin } from '../site.ts';
  * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
  * REMOTES_BASE_URL):
  *   pnpm release <remote> [--candidate] [--prebuilt | --from <dir>] [--force --reason "<why>"] [--allow-heavier]
+ *                [--stages 5,25,100 [--stage-minutes 10]]
  *   pnpm release --all [--prebuilt] [--force --reason "<why>"]   every remote, one after the other (a rehearsal)
- *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier] [--stages ... [--stage-minutes ...]]
+ *   pnpm rollout <remote> status|pause|resume|advance|complete|abort [--reason "<why>"]
  *   pnpm rollback <remote> [version] [--force --reason "<why>"]
  *   pnpm releases [remote]                                every remote when none is named
  *   pnpm preview-link <remote> <version> [--hours 24]     (PREVIEW_SECRET, PUBLIC_SITE_URL)
@@ -64,7 +76,8 @@ async function settings(): Promise<ReleaseSettings> {
   return known;
 }
 
-function printSwitch(change: Switch) {
+function printSwitch(change: Switch & { rollout?: Rollout }) {
+  if (change.rollout) return printRolloutStart(change.rollout, change);
   console.log(`${change.remote}: ${printable(change.from ?? '(none)')} -> ${printable(change.to)}`);
   console.log(`  manifest: ${change.entry}`);
   console.log(`  ${change.changes}`);
@@ -73,7 +86,71 @@ function printSwitch(change: Switch) {
   }
 }
 
+function printRolloutStart(rollout: Rollout, change: Switch) {
+  const folder = remotes[rollout.remote].folder;
+  console.log(
+    `${folder}: ${printable(rollout.version)} serves ${shareOf(rollout)}% of visitors; ${printable(rollout.current)} ` +
+      `keeps the others (stages ${rollout.stages.join('% -> ')}%, ${rollout.stageMinutes} min each)`,
+  );
+  console.log(`  canary entry: ${change.entry}`);
+  console.log(`  ${change.changes}`);
+  console.log(`  follow it:  pnpm releases ${folder}    decide by hand:  pnpm rollout ${folder} advance|abort`);
+}
+
+/** `--stages` and `--stage-minutes` (ROLLOUT_STAGE_MINUTES by default) as a promote's rollout, when given. */
+function rolloutOf(values: { stages?: string; 'stage-minutes'?: string }) {
+  if (values.stages === undefined) {
+    if (values['stage-minutes'] !== undefined) throw new ReleaseError('--stage-minutes goes with --stages.');
+    return undefined;
+  }
+  const stages = parseStages(values.stages);
+  if ('problem' in stages) throw new ReleaseError(stages.problem);
+  const minutesText = values['stage-minutes'] ?? process.env.ROLLOUT_STAGE_MINUTES ?? String(defaultStageMinutes);
+  const minutes = parseStageMinutes(minutesText);
+  if ('problem' in minutes) throw new ReleaseError(minutes.problem);
+  return { stages: stages.stages, stageMinutes: minutes.minutes };
+}
+
+/** `pnpm rollout <remote> <action>`: a step taken by hand, recorded with who took it. */
+async function rolloutCommand(remote: RemoteName, action: string | undefined, reason: string | undefined) {
+  const folder = remotes[remote].folder;
+  if (action === 'status' || action === undefined) {
+    const rollout = (await ledgerOf(await settings()).rollouts())[remote];
+    if (!rollout) console.log(`${folder}: no rollout under way`);
+    else for (const line of await rolloutStatus(rollout)) console.log(printable(line));
+    return;
+  }
+  if (!rolloutActions.includes(action as RolloutAction)) {
+    throw new ReleaseError(`pnpm rollout ${folder} takes status, ${rolloutActions.join(', ')}; not "${action}".`);
+  }
+  if (reason !== undefined && action !== 'abort' && action !== 'advance' && action !== 'complete') {
+    throw new ReleaseError('--reason goes with abort, advance or complete.');
+  }
+  const step = await stepRollout(await settings(), remote, action as RolloutAction, {
+    why: reason?.trim() || 'by hand',
+  });
+  if (!step) throw new ReleaseError(`The rollout of ${folder} changed meanwhile: see pnpm rollout ${folder} status.`);
+  const { before, after } = step;
+  const said = {
+    paused: `paused at ${shareOf(before)}%: nothing advances until pnpm rollout ${folder} resume`,
+    resumed: `resumed at ${shareOf(before)}%`,
+    advanced: `now serves ${after ? shareOf(after) : 100}% of visitors`,
+    completed: `is live for everyone; the rollout is over`,
+    aborted: `is taken off: every visitor has ${printable(before.current)} again`,
+  }[step.done];
+  console.log(`${folder}: ${printable(before.version)} ${said}`);
+}
+
+/** A rollout's lines, with its cohorts' figures when the site's field data is here to read. */
+async function rolloutStatus(rollout: Rollout) {
+  const data = await fieldDataDb();
+  const judged = data && (await judgeRollout(data, judgedOver(rollout), readConfig(process.env, root).releaseWatch));
+  return rolloutLines(rollout, new Date(), judged);
+}
+
 const options = {
+  stages: { type: 'string' },
+  'stage-minutes': { type: 'string' },
   candidate: { type: 'boolean' },
   prebuilt: { type: 'boolean' },
   from: { type: 'string' },
@@ -135,6 +212,8 @@ async function printReleases(remote: RemoteName) {
   }
   const watching = await watchLine(remote, records);
   if (watching) console.log(printable(watching));
+  const rollout = (await ledgerOf(await settings()).rollouts())[remote];
+  if (rollout) for (const line of await rolloutStatus(rollout)) console.log(printable(line));
 }
 
 /**
@@ -183,8 +262,10 @@ async function main(args: string[]) {
   }
   if (command === 'release' && values.all) {
     if (name !== undefined) throw new ReleaseError('Name a remote or give --all, not both.');
-    if (values.candidate || values.from)
-      throw new ReleaseError('--all releases each remote\u2019s own build: no --candidate or --from.');
+    if (values.candidate || values.from || values.stages !== undefined)
+      throw new ReleaseError(
+        '--all releases each remote\u2019s own build for everyone: no --candidate, --from or --stages.',
+      );
     for (const remote of remoteNames) {
       printSwitch(await release(await settings(), remote, { prebuilt: values.prebuilt, force: forced(values), log }));
     }
@@ -194,6 +275,9 @@ async function main(args: string[]) {
   if (command === 'release') {
     if (values.prebuilt && values.from) throw new ReleaseError('Give --prebuilt or --from, not both.');
     const publish = { prebuilt: values.prebuilt, from: values.from && path(values.from), log };
+    if (values.candidate && values.stages !== undefined) {
+      throw new ReleaseError('A candidate goes live with pnpm promote, which takes --stages: not both here.');
+    }
     if (values.candidate) {
       const candidate = await publishCandidate(await settings(), remote, publish);
       const folder = remotes[remote].folder;
@@ -206,6 +290,7 @@ async function main(args: string[]) {
           ...publish,
           force: forced(values),
           allowHeavier: values['allow-heavier'],
+          rollout: rolloutOf(values),
         }),
       );
     }
@@ -215,6 +300,7 @@ async function main(args: string[]) {
       await promote(await settings(), remote, version, {
         force: forced(values),
         allowHeavier: values['allow-heavier'],
+        rollout: rolloutOf(values),
         log,
       }),
     );
@@ -222,8 +308,12 @@ async function main(args: string[]) {
     printSwitch(await rollback(await settings(), remote, version, { force: forced(values) }));
   } else if (command === 'releases') {
     await printReleases(remote);
+  } else if (command === 'rollout') {
+    await rolloutCommand(remote, version, values.reason);
   } else {
-    throw new ReleaseError(`Unknown command "${command}": release, promote, rollback, releases or preview-link.`);
+    throw new ReleaseError(
+      `Unknown command "${command}": release, promote, rollout, rollback, releases or preview-link.`,
+    );
   }
 }
 

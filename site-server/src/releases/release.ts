@@ -6,7 +6,9 @@ import { checkCandidate, type CheckReport } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
 import { ReleaseError } from '../ledger/ledger.ts';
 import { ledgerOf, oneReleaseAtATime, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
-import { mayGoLiveAgain, verdictOf, versionLiveBefore, type ReleaseEvent } from '../ledger/records.ts';
+import { mayGoLiveAgain, operator, verdictOf, versionLiveBefore, type ReleaseEvent } from '../ledger/records.ts';
+import { shareOf, type Rollout } from '../ledger/rollouts.ts';
+import { versionEntryUrl } from '../ledger/versions.ts';
 
 export { ReleaseError, readManifestFile, switchManifest } from '../ledger/ledger.ts';
 export type { ReleaseSettings } from '../ledger/switches.ts';
@@ -81,10 +83,26 @@ export interface PromoteOptions {
   allowHeavier?: boolean;
   /** Hears each line of progress: the checks' results, a wait for another release. */
   log?: (line: string) => void;
+  /** A staged rollout instead of a switch for everyone: the shares of visitors, and each stage's minutes. */
+  rollout?: { stages: number[]; stageMinutes: number };
 }
 
-/** A promote that went through: the switch, and the checks' report unless it was forced. */
-export type Promotion = Switch & { report?: CheckReport };
+/**
+ * A promote that went through: the switch, and the checks' report unless it was forced. With `rollout`, nothing
+ * switched for everyone: the rollout began, and `from`, `to` and `changes` say what its first visitors get instead.
+ */
+export type Promotion = Switch & { report?: CheckReport; rollout?: Rollout };
+
+/** Refuses a release, promote or rollback of a remote while a rollout of it is under way: it is decided first. */
+async function refuseDuringRollout(settings: ReleaseSettings, remote: RemoteName) {
+  const under = (await ledgerOf(settings).rollouts())[remote];
+  if (!under) return;
+  const folder = remotes[remote].folder;
+  throw new ReleaseError(
+    `A rollout of ${folder} ${under.version} is under way (${shareOf(under)}% of visitors): nothing else goes live ` +
+      `until it ends. pnpm rollout ${folder} abort, or pnpm rollout ${folder} complete, first.`,
+  );
+}
 
 /** A refusal by the checks: the manifest was not changed. */
 export class RefusedRelease extends ReleaseError {
@@ -105,9 +123,15 @@ export class RefusedRelease extends ReleaseError {
 async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, version: string, options: PromoteOptions) {
   const { force, allowHeavier, log = () => {} } = options;
   await requirePublished(settings, remote, version);
+  await refuseDuringRollout(settings, remote);
   const ledger = ledgerOf(settings);
   const live = await ledger.liveVersion(remote);
   if (version === live) throw new ReleaseError(`${remotes[remote].folder} ${version} is live already.`);
+  if (options.rollout && !live) {
+    throw new ReleaseError(
+      `${remotes[remote].folder} has no live version for a rollout to be compared with: promote it without --stages.`,
+    );
+  }
   let report: CheckReport | undefined;
   if (force) {
     await ledger.record(remote, version, { event: 'forced', reason: force.reason });
@@ -126,8 +150,48 @@ async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, vers
     }
     await ledger.record(remote, version, { event: 'passed', seconds: report.seconds });
   }
+  if (options.rollout) return { ...(await startRollout(settings, remote, version, live!, options.rollout)), report };
   const change = await switchTo(settings, remote, version, [{ version, event: { event: 'live', how: 'promote' } }]);
   return { ...change!, report };
+}
+
+/** The first stage of a rollout: `version` serves the first share of visitors, `current` the others. */
+async function startRollout(
+  settings: ReleaseSettings,
+  remote: RemoteName,
+  version: string,
+  current: string,
+  { stages, stageMinutes }: { stages: number[]; stageMinutes: number },
+) {
+  const now = new Date().toISOString();
+  const rollout: Rollout = {
+    remote,
+    version,
+    entry: versionEntryUrl(remote, version, settings.remotesBaseUrl),
+    current,
+    stages,
+    stage: 0,
+    stageMinutes,
+    stageSince: now,
+    pausedMs: 0,
+    startedAt: now,
+    startedBy: operator(),
+  };
+  const started = await ledgerOf(settings).changeRollout(remote, (under) => (under ? undefined : rollout), [
+    { version, event: { event: 'rollout-started', current, stages, stageMinutes } },
+  ]);
+  if (!started) await refuseDuringRollout(settings, remote);
+  const dir = versionsDir(settings, remote);
+  const manifest = await ledgerOf(settings).manifest();
+  return {
+    remote,
+    from: current,
+    to: version,
+    entry: rollout.entry,
+    changes: comparedBuilds(join(dir, current), join(dir, version)),
+    missing: remoteNames.filter((name) => !manifest[name]).map((name) => remotes[name].folder),
+    rollout,
+  };
 }
 
 /**
@@ -177,7 +241,11 @@ export async function release(
   return oneReleaseAtATime(
     settings,
     remote,
-    async () => promoteLocked(settings, remote, await publishBuild(settings, remote, options), options),
+    async () => {
+      // Before the build: a release that could not go live is not worth building.
+      await refuseDuringRollout(settings, remote);
+      return promoteLocked(settings, remote, await publishBuild(settings, remote, options), options);
+    },
     waitNotice(remote, options.log),
   );
 }
@@ -195,6 +263,7 @@ export async function rollback(
 ) {
   return oneReleaseAtATime(settings, remote, async () => {
     const ledger = ledgerOf(settings);
+    await refuseDuringRollout(settings, remote);
     if (version !== undefined) await requirePublished(settings, remote, version);
     const [live, records] = [await ledger.liveVersion(remote), await ledger.records(remote)];
     const target = version ?? versionLiveBefore(records, live);

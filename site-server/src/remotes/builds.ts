@@ -5,12 +5,15 @@ import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { remoteEntryFile, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
-import { manifestSource, type ManifestStatus } from './manifest-source.ts';
+import { manifestSource, rolloutSplits, type ManifestStatus } from './manifest-source.ts';
+import type { Splits } from '../ledger/rollouts.ts';
 import { watchedFile } from './watched-file.ts';
 
 /** Where a server reads which build of each remote is live, and what its health check says of it. */
 export interface ReleasesSource {
   read: () => Promise<RemotesManifest>;
+  /** The staged rollouts under way: which share of visitors gets which canary (none when not given). */
+  splits?: () => Splits;
   /** Brings a published version's server build here (a preview of a candidate), when builds come from a CDN. */
   fetchVersion?: (remote: RemoteName, version: string) => Promise<void>;
   status: () => ManifestStatus & { live?: Record<string, string>; lastHeardMs?: number };
@@ -141,7 +144,7 @@ export async function serveBuilds(
     }
   }
 
-  if (manifestFile) return manifestSource(manifestFile, app.log);
+  if (manifestFile) return { ...manifestSource(manifestFile, app.log), splits: rolloutSplits(manifestFile) };
   const localNow = keptManifestOf(local);
   return { read: async () => localNow(), status: () => ({ ok: true, hasManifest: true }) };
 }

@@ -206,6 +206,56 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     await ledger.switchTo('vendor', before!, [{ version: before!, event: { event: 'live', how: 'rollback' } }]);
     await until(() => following.status().ok);
   });
+
+  it('splits visitors by a rollout within a second of its commit, with the canary’s build fetched, and ends it once', async () => {
+    const { following, cacheDir } = follow();
+    await following.ready();
+    const current = (await ledger.liveVersion('vendor'))!;
+    const canary = '20261126.150000000-ffffffff';
+    await ledger.published('vendor', canary, filesOf(writeBuild(origin, canary, 'canary copy')));
+    const now = new Date().toISOString();
+    const rollout = {
+      remote: 'vendor' as const,
+      version: canary,
+      entry: `${server.url}vendor/${canary}/remoteEntry.js`,
+      current,
+      stages: [25, 100],
+      stage: 0,
+      stageMinutes: 10,
+      stageSince: now,
+      pausedMs: 0,
+      startedAt: now,
+      startedBy: 'ops',
+    };
+    const started = Date.now();
+    await ledger.changeRollout('vendor', (under) => (under ? undefined : rollout), [
+      { version: canary, event: { event: 'rollout-started', current, stages: [25, 100], stageMinutes: 10 } },
+    ]);
+    await until(() => following.splits().vendor?.share === 25, 1_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(following.splits().vendor).toEqual({ version: canary, entry: rollout.entry, share: 25 });
+    expect(existsSync(join(cacheDir, 'vendor', canary, 'ssr', 'vendor-page.js'))).toBe(true);
+
+    // Two servers completing it at once: one switch, one event, the rollout gone.
+    const other = postgresLedger(db, server.url);
+    const completions = await Promise.all(
+      [ledger, other].map((each) =>
+        each.switchTo(
+          'vendor',
+          canary,
+          [{ version: canary, event: { event: 'live', how: 'rollout' } }],
+          current,
+          rollout,
+        ),
+      ),
+    );
+    expect(completions.filter(Boolean)).toHaveLength(1);
+    expect(await ledger.rollouts()).toEqual({});
+    expect(
+      (await ledger.records('vendor')).filter((record) => record.event === 'live' && record.how === 'rollout'),
+    ).toHaveLength(1);
+    await until(() => following.status().live.vendor === canary && !following.splits().vendor, 1_000);
+  });
 });
 
 describe.skipIf(!postgres)('the cache of server builds', () => {

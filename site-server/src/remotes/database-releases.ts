@@ -4,7 +4,8 @@ import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gi
 import { RefusedBuild, type BuildCache } from './build-cache.ts';
 import { isVersionName } from '../ledger/versions.ts';
 import type { ManifestStatus } from './manifest-source.ts';
-import { releasesChannel } from '../ledger/ledger.ts';
+import { releasesChannel, rolloutsOf } from '../ledger/ledger.ts';
+import { splitOf, type Splits } from '../ledger/rollouts.ts';
 
 export interface DatabaseReleasesOptions {
   /** The PostgreSQL that `pnpm promote` and `pnpm rollback` switch (DATABASE_URL). */
@@ -52,7 +53,10 @@ export function databaseReleases({
   reconnectMs = 500,
 }: DatabaseReleasesOptions) {
   let serving: RemotesManifest = {};
+  let splits: Splits = {};
   const servingVersions: Record<string, string> = {};
+  /** The canaries of the rollouts served here (`folder/version`): kept by the cache as the live builds are. */
+  let canaries: string[] = [];
   const behind: Record<string, string> = {};
   let heardAt: number | undefined;
   let client: pg.Client | undefined;
@@ -64,7 +68,10 @@ export function databaseReleases({
   let reconnectTimer: NodeJS.Timeout | undefined;
 
   /** The builds served here now (`folder/version`): the cache keeps them whatever its size. */
-  const served = () => Object.entries(servingVersions).map(([folder, version]) => `${folder}/${version}`);
+  const served = () => [
+    ...Object.entries(servingVersions).map(([folder, version]) => `${folder}/${version}`),
+    ...canaries,
+  ];
 
   /** The files of a published version with their hashes, as its release recorded them. */
   const recordedFiles = (connection: pg.Client, remote: RemoteName, version: string) => async () => {
@@ -116,6 +123,39 @@ export function databaseReleases({
     }
     // A remote the table no longer names live (a table emptied by hand) keeps what it served: nothing to switch to.
     serving = next;
+    await syncRollouts(connection, keep);
+  }
+
+  /**
+   * The rollouts under way: a canary is split off here once its build is here; until then (or when it is refused) its
+   * visitors keep the current version. The same object until a rollout changes.
+   */
+  async function syncRollouts(connection: pg.Client, keep: string[]) {
+    const { rows } = await connection.query<{ state: string }>('select state from site_rollouts');
+    const next: Splits = {};
+    for (const rollout of Object.values(rolloutsOf(rows))) {
+      const folder = remotes[rollout.remote].folder;
+      try {
+        await cache?.ensure(
+          rollout.remote,
+          rollout.version,
+          recordedFiles(connection, rollout.remote, rollout.version),
+          [...keep, ...served(), `${folder}/${rollout.version}`],
+        );
+      } catch (error) {
+        const why = error instanceof RefusedBuild ? error.message : `the build cannot be had (${String(error)})`;
+        log.error({ remote: folder, version: rollout.version, why }, `rollout of ${folder} not served here: ${why}`);
+        continue;
+      }
+      next[rollout.remote] = splitOf(rollout);
+    }
+    canaries = Object.entries(next).map(
+      ([remote, split]) => `${remotes[remote as RemoteName].folder}/${split.version}`,
+    );
+    if (JSON.stringify(next) !== JSON.stringify(splits)) {
+      if (Object.keys(next).length || Object.keys(splits).length) log.info({ rollouts: next }, 'rollouts changed');
+      splits = next;
+    }
   }
 
   /** One read at a time; a notification that arrives meanwhile asks for one more read after it. */
@@ -187,6 +227,8 @@ export function databaseReleases({
   return {
     /** The manifest pages are composed with now: one object until a remote switches. */
     read: async (): Promise<RemotesManifest> => serving,
+    /** The rollouts pages split visitors by now. */
+    splits: (): Splits => splits,
     /** Brings a published version's server build here (a preview of a candidate); rejects when it cannot. */
     async fetchVersion(remote: RemoteName, version: string) {
       const connection = client;

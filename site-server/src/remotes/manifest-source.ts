@@ -2,10 +2,29 @@ import { readFile, stat } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxManifestBytes, remotesManifestSchema } from '@gift/contracts';
-import { remoteNames, type RemotesManifest } from '@gift/federation';
-import { onFileChange } from './watched-file.ts';
+import { remoteNames, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { onFileChange, watchedFile } from './watched-file.ts';
+import { rolloutsFile, rolloutsIn, splitOf, type Splits } from '../ledger/rollouts.ts';
 
 const validate = new Ajv({ allErrors: false }).compile(remotesManifestSchema(remoteNames));
+
+const noSplits: Splits = Object.freeze({});
+
+/**
+ * The rollouts under way beside a manifest file (its `.rollouts.json`), as pages split visitors by them: read again
+ * when the file changes, the same object until then. A rollout whose entry is not one the manifest could name (the
+ * manifest's own schema) is passed over: its visitors get the current version.
+ */
+export function rolloutSplits(manifestFile: string): () => Splits {
+  const file = watchedFile(rolloutsFile(manifestFile), (text) => {
+    const splits: Splits = {};
+    for (const [remote, rollout] of Object.entries(rolloutsIn(text))) {
+      if (validate({ [remote]: rollout.entry })) splits[remote as RemoteName] = splitOf(rollout);
+    }
+    return Object.keys(splits).length ? splits : noSplits;
+  });
+  return () => file() ?? noSplits;
+}
 
 /** The manifest in `file`, or why it cannot be used, in words that name no path on this machine. */
 async function readManifestFile(file: string): Promise<{ manifest: RemotesManifest } | { problem: string }> {

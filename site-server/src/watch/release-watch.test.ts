@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openMigratedDatabase, fieldData, type Db } from 'api';
+import type { Db } from 'api';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { release, releases, rollback, type ReleaseSettings } from '../releases/release.ts';
+import { releases, rollback } from '../releases/release.ts';
+import { deployedLegal } from './test-deployment.ts';
 import { recordsOf, type ReleaseRecord } from '../ledger/records.ts';
 import { watchedRelease, watchReleases } from './release-watch.ts';
 
@@ -41,39 +41,9 @@ describe('watching releases', () => {
 
   /** A deployed legal remote with two versions, the second promoted now; its field data. */
   async function deployed() {
-    const root = mkdtempSync(join(tmpdir(), 'watch-'));
-    writeFileSync(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
-    mkdirSync(join(root, 'legal', 'dist'), { recursive: true });
-    const settings: ReleaseSettings = {
-      root,
-      remotesDir: join(root, 'deployed'),
-      manifestFile: join(root, 'remotes.json'),
-    };
-    const build = (text: string) => writeFileSync(join(root, 'legal', 'dist', 'remoteEntry.js'), text);
-    const unchecked = { prebuilt: true, force: { reason: 'unit test' } };
-    build('first');
-    const first = (await release(settings, 'legal', unchecked)).to;
-    build('second');
-    const second = (await release(settings, 'legal', unchecked)).to;
-    db = await openMigratedDatabase({ databaseUrl: undefined, dataDir: join(root, 'data') });
-    const data = fieldData(db);
-    let views = 0;
-    /** A view the site vouched for (its own ticket), from one of 25 networks in turn. */
-    const view = (version: string, errors: number) => {
-      views += 1;
-      return data.store({
-        route: '/privacy',
-        remote: 'legal',
-        version,
-        shell: 'S',
-        viewport: 'phone',
-        view: true,
-        entries: errors ? [{ error: 'Boom', count: errors }] : [],
-        ticket: `t${String(views).padStart(7, '0')}`,
-        network: `network-${views % 25}`,
-      });
-    };
-    return { settings, first, second, view };
+    const deployment = await deployedLegal();
+    db = deployment.db;
+    return deployment;
   }
 
   const warnings = vi.fn();

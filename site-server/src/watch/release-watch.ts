@@ -4,6 +4,7 @@ import { defaultRule, judgeRelease, queueRollbackWebhook, type Db } from 'api';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, watchRollback, type ReleaseSettings } from '../ledger/switches.ts';
 import { watchedRelease } from '../ledger/records.ts';
+import { watchRollouts } from './rollout-watch.ts';
 
 /**
  * The release watch: for RELEASE_WATCH_MINUTES after a promote, the field data of the new version is compared with the
@@ -61,13 +62,17 @@ export async function watchReleases({
   return rolledBack;
 }
 
-/** Looks every `intervalMs` (30 s) until stopped; a failed look is logged and the next one tries again. */
+/**
+ * Looks every `intervalMs` (30 s) until stopped, at the releases under watch (unless `minutes` is 0) and the rollouts
+ * under way; a failed look is logged and the next one tries again.
+ */
 export function startReleaseWatch(options: ReleaseWatchOptions) {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    watchReleases(options)
+    (options.minutes > 0 ? watchReleases(options) : Promise.resolve())
+      .then(() => watchRollouts(options))
       .catch((error: unknown) => options.log.error({ err: error }, 'release watch failed; it will look again'))
       .finally(() => (running = false));
   }, options.intervalMs ?? 30_000);

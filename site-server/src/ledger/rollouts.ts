@@ -1,0 +1,196 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { isRemoteName, type RemoteName } from '@gift/federation';
+import { isVersionName } from './versions.ts';
+
+/**
+ * A staged rollout of one remote: a new version (the canary) serves a share of visitors, stage by stage (5% -> 25% ->
+ * 100%), while everyone else keeps the version live when it started (the current one). Visitors are split by a
+ * bucket (0-99) in a cookie: bucket < share sees the canary. At the last stage (100%) the canary goes live for all.
+ */
+export interface Rollout {
+  remote: RemoteName;
+  /** The version rolled out. */
+  version: string;
+  /** Its entry URL, as the manifest would name it. */
+  entry: string;
+  /** The version live for everyone else, which the canary is compared with. */
+  current: string;
+  /** The shares of visitors, in percent, rising, the last one 100. */
+  stages: number[];
+  /** Which of `stages` is under way. */
+  stage: number;
+  /** How long each stage lasts before it is judged (paused time not counted). */
+  stageMinutes: number;
+  /** When the stage began: the figures it is judged by count from here. */
+  stageSince: string;
+  /** While paused, since when. */
+  pausedAt?: string;
+  /** How long the stage was paused before, in milliseconds. */
+  pausedMs: number;
+  startedAt: string;
+  startedBy: string;
+}
+
+/** What a page server needs of a rollout: who gets the canary, and where its entry is. */
+export interface Split {
+  version: string;
+  entry: string;
+  share: number;
+}
+
+/** The rollouts under way, by remote, as every site server splits visitors by them. */
+export type Splits = Partial<Record<RemoteName, Split>>;
+
+export const shareOf = (rollout: Rollout) => rollout.stages[rollout.stage]!;
+
+export const splitOf = (rollout: Rollout): Split => ({
+  version: rollout.version,
+  entry: rollout.entry,
+  share: shareOf(rollout),
+});
+
+/** Whether a visitor's bucket (0-99) is in the canary at `share` percent: raising the share only adds buckets. */
+export const inCanary = (bucket: number, share: number) => bucket < share;
+
+/** Default time of a stage (ROLLOUT_STAGE_MINUTES or `--stage-minutes`). */
+export const defaultStageMinutes = 10;
+
+/**
+ * `--stages 5,25,100`: whole percents, rising, ending at 100; at least one stage before everyone. Undefined with the
+ * reason when the text is not that.
+ */
+export function parseStages(text: string): { stages: number[] } | { problem: string } {
+  const parts = text.split(',').map((part) => part.trim());
+  if (!parts.every((part) => /^\d{1,3}$/.test(part))) {
+    return { problem: `--stages takes whole percents separated by commas (5,25,100), not "${text}".` };
+  }
+  const stages = parts.map(Number);
+  if (stages.some((share) => share < 1 || share > 100)) {
+    return { problem: `--stages: each share is between 1 and 100 percent (${text}).` };
+  }
+  if (stages.some((share, index) => index > 0 && share <= stages[index - 1]!)) {
+    return { problem: `--stages: each stage serves more visitors than the one before (${text}).` };
+  }
+  if (stages.at(-1) !== 100) return { problem: `--stages ends at 100, when everyone has the new version (${text}).` };
+  if (stages.length < 2)
+    return { problem: '--stages needs a stage before 100 (5,25,100); a plain promote is 100 at once.' };
+  return { stages };
+}
+
+/** `--stage-minutes`: a number of minutes above 0 (a fraction shortens a rehearsal), at most a week. */
+export function parseStageMinutes(text: string): { minutes: number } | { problem: string } {
+  const minutes = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(minutes > 0) || minutes > 7 * 24 * 60) {
+    return { problem: `--stage-minutes takes minutes above 0 and at most a week (10, or 0.5), not "${text}".` };
+  }
+  return { minutes };
+}
+
+const ms = (iso: string) => new Date(iso).getTime();
+
+/** How long the stage has run, paused time left out. */
+export function stageElapsedMs(rollout: Rollout, now: Date): number {
+  const pausedNow = rollout.pausedAt ? now.getTime() - ms(rollout.pausedAt) : 0;
+  return Math.max(0, now.getTime() - ms(rollout.stageSince) - rollout.pausedMs - pausedNow);
+}
+
+/** Whether the stage has run its time and is to be judged (never while paused). */
+export const stageIsDue = (rollout: Rollout, now: Date) =>
+  !rollout.pausedAt && stageElapsedMs(rollout, now) >= rollout.stageMinutes * 60_000;
+
+export function paused(rollout: Rollout, now: Date): Rollout {
+  return rollout.pausedAt ? rollout : { ...rollout, pausedAt: now.toISOString() };
+}
+
+export function resumed(rollout: Rollout, now: Date): Rollout {
+  if (!rollout.pausedAt) return rollout;
+  const { pausedAt, ...running } = rollout;
+  return { ...running, pausedMs: rollout.pausedMs + (now.getTime() - ms(pausedAt)) };
+}
+
+/** The next stage, from now; undefined when it is the last (100%): then the canary goes live instead. */
+export function advanced(rollout: Rollout, now: Date): Rollout | undefined {
+  if (rollout.stage + 2 >= rollout.stages.length) return undefined;
+  const next: Rollout = { ...rollout, stage: rollout.stage + 1, stageSince: now.toISOString(), pausedMs: 0 };
+  delete next.pausedAt;
+  return next;
+}
+
+/** What a rollout's stage is judged over: its canary and current version since the stage began. */
+export const judgedOver = (rollout: Rollout) => ({
+  remote: rollout.remote,
+  version: rollout.version,
+  current: rollout.current,
+  since: new Date(rollout.stageSince),
+});
+
+/** Where the rollouts of a site without PostgreSQL are kept: beside its manifest, as its records are. */
+export const rolloutsFile = (manifestFile: string) =>
+  join(dirname(manifestFile), `${basename(manifestFile, '.json')}.rollouts.json`);
+
+const isShare = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100;
+
+/** A rollout as read from a file or a row: undefined for anything that is not one. */
+export function asRollout(value: unknown): Rollout | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const rollout = value as Rollout;
+  const valid =
+    typeof rollout.remote === 'string' &&
+    isRemoteName(rollout.remote) &&
+    typeof rollout.version === 'string' &&
+    isVersionName(rollout.version) &&
+    typeof rollout.current === 'string' &&
+    typeof rollout.entry === 'string' &&
+    Array.isArray(rollout.stages) &&
+    rollout.stages.every(isShare) &&
+    Number.isInteger(rollout.stage) &&
+    rollout.stage >= 0 &&
+    rollout.stage < rollout.stages.length &&
+    typeof rollout.stageMinutes === 'number' &&
+    typeof rollout.stageSince === 'string' &&
+    typeof rollout.pausedMs === 'number';
+  return valid ? rollout : undefined;
+}
+
+/** The rollouts in the file, by remote; a missing file is none, an entry that is not a rollout is passed over. */
+export function readRolloutsFile(file: string): Partial<Record<RemoteName, Rollout>> {
+  return existsSync(file) ? rolloutsIn(readFileSync(file, 'utf8')) : {};
+}
+
+/** The rollouts in a rollouts file's text; anything that is not one is passed over. */
+export function rolloutsIn(text: string): Partial<Record<RemoteName, Rollout>> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof data !== 'object' || data === null) return {};
+  return Object.fromEntries(
+    Object.entries(data).flatMap(([remote, value]) => {
+      const rollout = asRollout(value);
+      return rollout && rollout.remote === remote ? [[remote, rollout]] : [];
+    }),
+  );
+}
+
+/** Changes one remote's rollout in the file under a lock, replacing the file in one rename (as the manifest is). */
+export async function writeRollout(file: string, remote: RemoteName, rollout: Rollout | undefined) {
+  const unlock = await lockfile.lock(file, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 50, minTimeout: 20, maxTimeout: 200 },
+  });
+  try {
+    const all = readRolloutsFile(file);
+    if (rollout) all[remote] = rollout;
+    else delete all[remote];
+    await writeFileAtomic(file, `${JSON.stringify(all, null, 2)}\n`, { fsync: true });
+  } finally {
+    await unlock();
+  }
+}

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import type { Db } from 'api';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { releases } from '../releases/release.ts';
+import { ledgerOf } from '../ledger/switches.ts';
+import { recordsOf } from '../ledger/records.ts';
+import { stepRollout } from '../ledger/rollout-steps.ts';
+import { rolloutLines } from '../releases/rollout-status.ts';
+import { judgeRollout } from 'api';
+import { watchRollouts } from './rollout-watch.ts';
+import { judgedOver } from '../ledger/rollouts.ts';
+import { deployedLegal } from './test-deployment.ts';
+
+const inStages = { rollout: { stages: [5, 25, 100], stageMinutes: 10 } };
+const log = { warn: vi.fn(), info: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger;
+
+describe('the watch of a staged rollout', () => {
+  let db: Db | undefined;
+  afterEach(async () => db?.destroy());
+
+  async function rolledOut() {
+    const deployment = await deployedLegal(inStages);
+    db = deployment.db;
+    const rollout = (await ledgerOf(deployment.settings).rollouts()).legal!;
+    const minutes = (count: number) => new Date(new Date(rollout.stageSince).getTime() + count * 60_000);
+    const watch = { settings: deployment.settings, db, log, webhooks: true };
+    const liveEntry = () => JSON.parse(readFileSync(deployment.settings.manifestFile, 'utf8')).legal as string;
+    const webhooks = async () =>
+      (await db!.selectFrom('webhook_deliveries').select('payload').orderBy('created_at').execute()).map(
+        (row) => JSON.parse(row.payload) as { type: string; rollout: Record<string, unknown> },
+      );
+    return { ...deployment, rollout, minutes, watch, liveEntry, webhooks };
+  }
+
+  it('starts with the first share and leaves the manifest on the current version', async () => {
+    const { first, second, rollout, liveEntry } = await rolledOut();
+    expect(rollout).toMatchObject({ version: second, current: first, stages: [5, 25, 100], stage: 0 });
+    expect(liveEntry()).toBe(`/remotes/legal/${first}/remoteEntry.js`);
+  });
+
+  it('aborts a canary whose views err at once, by its own cohort, once, with the figures and a webhook', async () => {
+    const { settings, first, second, view, watch, minutes, liveEntry, webhooks } = await rolledOut();
+    // The current version's visitors are fine; 49 erring canary views are not enough to judge.
+    for (let i = 0; i < 100; i++) await view(first, 0);
+    for (let i = 0; i < 49; i++) await view(second, 1);
+    expect(await watchRollouts({ ...watch, now: () => minutes(1) })).toEqual([]);
+    await view(second, 1);
+    const [step] = await watchRollouts({ ...watch, now: () => minutes(1) });
+    expect(step).toMatchObject({ remote: 'legal', done: 'aborted' });
+    expect(await ledgerOf(settings).rollouts()).toEqual({});
+    expect(liveEntry()).toBe(`/remotes/legal/${first}/remoteEntry.js`);
+    expect(recordsOf(settings.manifestFile, 'legal').at(-1)).toMatchObject({
+      version: second,
+      event: 'rollout-aborted',
+      share: 5,
+      by: 'watch',
+      why: expect.stringMatching(
+        /^error rate 100\.0% of views \(50 of 50 .*against 0\.0% \(0 of 100\) on the current version/,
+      ),
+    });
+    expect(await webhooks()).toEqual([
+      expect.objectContaining({
+        type: 'rollout.aborted',
+        rollout: expect.objectContaining({ remote: 'legal', version: second, current: first, share: 5 }),
+      }),
+    ]);
+    expect((await releases(settings, 'legal'))[1]!.verdict).toMatch(/rollout aborted at 5% by the release watch/);
+    expect(await watchRollouts({ ...watch, now: () => minutes(2) })).toEqual([]);
+  });
+
+  it('advances a canary no worse than the current version when the stage is due, then goes live for everyone', async () => {
+    const { settings, first, second, view, watch, minutes, liveEntry, webhooks } = await rolledOut();
+    for (let i = 0; i < 50; i++) await view(first, 0);
+    for (let i = 0; i < 50; i++) await view(second, 0);
+    expect(await watchRollouts({ ...watch, now: () => minutes(9) })).toEqual([]);
+    const [advanced] = await watchRollouts({ ...watch, now: () => minutes(10) });
+    expect(advanced).toMatchObject({ done: 'advanced', after: { stage: 1, stageSince: minutes(10).toISOString() } });
+
+    // The next stage is judged by its own hours: the views before it do not count.
+    expect(await watchRollouts({ ...watch, now: () => minutes(21) })).toEqual([]);
+    for (let i = 0; i < 50; i++) await view(second, 0, { at: minutes(12) });
+    const [completed] = await watchRollouts({ ...watch, now: () => minutes(21) });
+    expect(completed).toMatchObject({ done: 'completed' });
+    expect(liveEntry()).toBe(`/remotes/legal/${second}/remoteEntry.js`);
+    expect(await ledgerOf(settings).rollouts()).toEqual({});
+    expect((await webhooks()).map((event) => [event.type, event.rollout.share])).toEqual([
+      ['rollout.advanced', 25],
+      ['rollout.completed', 100],
+    ]);
+    expect(recordsOf(settings.manifestFile, 'legal').at(-1)).toMatchObject({ event: 'live', how: 'rollout' });
+  });
+
+  it('aborts a canary whose p75 LCP is more than half again the current version’s over the same hours', async () => {
+    const { first, second, view, watch, minutes } = await rolledOut();
+    // Before the stage: slow views of the current version that must not lower its baseline.
+    for (let i = 0; i < 50; i++) await view(first, 0, { at: minutes(-30), lcp: 9000 });
+    for (let i = 0; i < 50; i++) await view(first, 0, { lcp: 1000 });
+    for (let i = 0; i < 50; i++) await view(second, 0, { lcp: 1600 });
+    const [step] = await watchRollouts({ ...watch, now: () => minutes(1) });
+    expect(step).toMatchObject({ done: 'aborted' });
+  });
+
+  it('waits without enough data, and says so; a paused rollout never advances but is still aborted', async () => {
+    const { settings, first, second, view, watch, minutes, rollout, db: data } = await rolledOut();
+    for (let i = 0; i < 20; i++) await view(second, 0);
+    expect(await watchRollouts({ ...watch, now: () => minutes(30) })).toEqual([]);
+    const judged = await judgeRollout(data, judgedOver(rollout), undefined, () => minutes(30));
+    expect(rolloutLines(rollout, minutes(30), judged).join('\n')).toMatch(
+      /5% of visitors, stage 1 of 3 \(\[5%\] -> 25% -> 100%\)[\s\S]*next: waiting for more visitors: 20 of 50 counted views; the stage has run its time/,
+    );
+
+    await stepRollout(settings, 'legal', 'pause');
+    for (let i = 0; i < 50; i++) await view(first, 0);
+    for (let i = 0; i < 30; i++) await view(second, 0);
+    expect(await watchRollouts({ ...watch, now: () => minutes(60) })).toEqual([]);
+    for (let i = 0; i < 60; i++) await view(second, 1);
+    const [step] = await watchRollouts({ ...watch, now: () => minutes(60) });
+    expect(step).toMatchObject({ done: 'aborted' });
+  });
+
+  it('takes a decision once when two watches look at the same time', async () => {
+    const { first, second, view, watch, minutes, webhooks } = await rolledOut();
+    for (let i = 0; i < 50; i++) await view(first, 0);
+    for (let i = 0; i < 50; i++) await view(second, 0);
+    const looks = await Promise.all([1, 2].map(() => watchRollouts({ ...watch, now: () => minutes(10) })));
+    expect(looks.flat()).toHaveLength(1);
+    expect(await webhooks()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,76 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type Db } from 'api';
+import { remoteNames, remotes } from '@gift/federation';
+import { ledgerOf, type ReleaseSettings } from '../ledger/switches.ts';
+import { stepRollout, type RolloutStep } from '../ledger/rollout-steps.ts';
+import { judgedOver, shareOf, stageIsDue } from '../ledger/rollouts.ts';
+
+/**
+ * The rollouts' decisions, taken by the release watch at each look: the canary's counted figures since its stage
+ * began beside the current version's over the same hours and routes (the API's `judgeRollout`). Worse: abort, at
+ * once, whatever the stage's time. Not worse with enough data, once the stage has run its time: advance (after the
+ * last stage, live for everyone). Otherwise wait. A paused rollout is still aborted when worse, never advanced.
+ * Each step is taken once, whichever server decides first (`stepRollout` changes only the stage it was decided on).
+ */
+
+export interface RolloutWatchOptions {
+  settings: ReleaseSettings;
+  db: Db;
+  log: FastifyBaseLogger;
+  rule?: { minNetworks: number; maxPerNetwork: number };
+  /** Whether each step is told to WEBHOOK_URL. */
+  webhooks: boolean;
+  now?: () => Date;
+}
+
+/** One look at every rollout under way: resolves with the steps taken. */
+export async function watchRollouts({
+  settings,
+  db,
+  log,
+  rule = defaultRule,
+  webhooks,
+  now = () => new Date(),
+}: RolloutWatchOptions): Promise<RolloutStep[]> {
+  const taken: RolloutStep[] = [];
+  const rollouts = await ledgerOf(settings).rollouts();
+  for (const remote of remoteNames) {
+    const rollout = rollouts[remote];
+    if (!rollout) continue;
+    const judged = await judgeRollout(db, judgedOver(rollout), rule, now);
+    const { decision } = judged;
+    const action =
+      decision.verdict === 'roll back'
+        ? 'abort'
+        : decision.verdict === 'keep' && stageIsDue(rollout, now())
+          ? 'advance'
+          : undefined;
+    if (!action) continue;
+    const why =
+      action === 'abort'
+        ? decision.why
+        : `${decision.why} (canary: ${countsLine(judged.canary)}; current: ${countsLine(judged.current)})`;
+    const step = await stepRollout(settings, remote, action, { why, by: 'watch', decidedOn: rollout, now });
+    if (!step) continue;
+    const folder = remotes[remote].folder;
+    const share = step.after ? shareOf(step.after) : step.done === 'completed' ? 100 : shareOf(rollout);
+    log[action === 'abort' ? 'warn' : 'info'](
+      { remote: folder, version: rollout.version, current: rollout.current, share, why },
+      `rollout ${step.done} by the watch`,
+    );
+    if (webhooks) {
+      await queueRolloutWebhook(
+        db,
+        step.done === 'aborted'
+          ? 'rollout.aborted'
+          : step.done === 'completed'
+            ? 'rollout.completed'
+            : 'rollout.advanced',
+        { remote: folder, version: rollout.version, current: rollout.current, share, reason: why },
+        now(),
+      );
+    }
+    taken.push(step);
+  }
+  return taken;
+}
