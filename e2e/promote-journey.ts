@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './tests/support.ts';
-import { remotes } from '@gift/federation';
-import { releaseCommand } from './release-commands.ts';
+import { firstDeployment, releaseCommand } from './release-commands.ts';
 
 /**
  * `pnpm promote` as a team meets it, for a file of journeys: a deploy folder of its own where every remote is first
@@ -19,18 +18,7 @@ export function promoteJourney() {
   test.describe.configure({ mode: 'serial' });
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    deployDir = mkdtempSync(join(tmpdir(), 'promote-journey-'));
-    env = {
-      ...process.env,
-      REMOTES_DIR: join(deployDir, 'remotes'),
-      REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
-    };
-    // Side by side, as six teams may: the manifest is switched under a lock.
-    await Promise.all(
-      Object.values(remotes).map(({ folder }) =>
-        succeeds(['release', folder, '--prebuilt', '--force', '--reason', 'first deployment']),
-      ),
-    );
+    ({ deployDir, env } = await firstDeployment('promote-journey'));
   });
   test.afterAll(() => rmSync(deployDir, { recursive: true, force: true }));
 

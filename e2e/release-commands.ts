@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { remotes } from '@gift/federation';
 
 /** The site server's package, where the release commands and servers run from. */
 export const siteServerDir = fileURLToPath(new URL('../site-server/', import.meta.url));
@@ -60,3 +62,27 @@ export function pageChunk(dist: string, page: string) {
 
 /** The exposed privacy page's own chunk, as the build's federation manifest names it. */
 export const privacyChunk = (dist: string) => pageChunk(dist, 'privacy-page');
+
+/**
+ * A deploy folder of a journey's own (so that journey files run side by side) with every remote deployed once, as the
+ * first deployment of a site is made: `--prebuilt --force`, nothing live to check against (the checks have journeys
+ * of their own), six teams side by side (the manifest is switched under a lock). `extra` joins the commands'
+ * environment (a CDN's REMOTES_BASE_URL, a PREVIEW_SECRET).
+ */
+export async function firstDeployment(name: string, extra: NodeJS.ProcessEnv = {}) {
+  const deployDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REMOTES_DIR: join(deployDir, 'remotes'),
+    REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
+    ...extra,
+  };
+  await Promise.all(
+    Object.values(remotes).map(async ({ folder }) => {
+      const args = ['release', folder, '--prebuilt', '--force', '--reason', 'first deployment'];
+      const { code, printed } = await releaseCommand(args, env);
+      if (code !== 0) throw new Error(`${args.join(' ')}: ${printed}`);
+    }),
+  );
+  return { deployDir, env };
+}

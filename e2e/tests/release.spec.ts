@@ -1,9 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { remotes } from '@gift/federation';
-import { releaseCommand, startServer } from '../release-commands.ts';
+import { firstDeployment, releaseCommand, startServer } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -33,23 +31,12 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  deployDir = mkdtempSync(join(tmpdir(), 'release-journey-'));
-  env = {
-    ...process.env,
-    REMOTES_DIR: join(deployDir, 'remotes'),
-    REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
+  ({ deployDir, env } = await firstDeployment('release-journey', {
     REMOTES_BASE_URL: `${cdn}/`,
     // The site server signs nothing; `pnpm preview-link` signs with the same secret, and the site checks it.
     PREVIEW_SECRET: 'preview-secret-for-the-release-journey-0123456789',
     PUBLIC_SITE_URL: site,
-  };
-  // The first deployment of every remote: nothing is live to check them against (the checks have tests of their own).
-  // Side by side, as six teams may: the manifest is switched under a lock.
-  await Promise.all(
-    Object.values(remotes).map(({ folder }) =>
-      release(['release', folder, '--prebuilt', '--force', '--reason', 'first deployment']),
-    ),
-  );
+  }));
   await serve('src/dev/remotes-host-main.ts', { PORT: String(cdnPort), SITE_ORIGINS: site }, cdn);
   await serve(
     'src/main.ts',

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { remoteNames } from '@gift/federation';
+import { promote, publishCandidate, release } from '../src/releases/release.ts';
 
 /**
  * Pages per second from the site server as production runs it (`src/main.ts`, NODE_ENV=production, request logs on)
@@ -158,6 +160,72 @@ const header = [
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
 const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
 console.log([line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n'));
+
+/**
+ * Pages with a rollout in progress: the same server twice on deployed builds (REMOTES_DIR, REMOTES_MANIFEST), once
+ * as it is and once with a rollout of vendor at 25%, each asked for `/vendor` by visitors of ten buckets in turn (so
+ * a quarter of the rollout's answers are the canary's page), measured alternately. BENCH_PAGE_ROLLOUT=0 skips it.
+ */
+if (process.env.BENCH_PAGE_ROLLOUT !== '0') {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const deployed = async (rollout: boolean) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-deployed-'));
+    const settings = { root, remotesDir: join(dir, 'remotes'), manifestFile: join(dir, 'remotes.json') };
+    const force = { reason: 'the pages bench' };
+    for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, force });
+    if (rollout) {
+      const canary = await publishCandidate(settings, 'vendor', { from: join(root, 'vendor', 'dist') });
+      await promote(settings, 'vendor', canary, { force, rollout: { stages: [25, 100], stageMinutes: 600 } });
+    }
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    await start(
+      'src/main.ts',
+      [],
+      {
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        PUBLIC_SITE_URL: url,
+        LOG_HASH_SECRET: 'b'.repeat(32),
+        COOKIE_SECRET: 'c'.repeat(32),
+        DATA_DIR: join(dir, 'data'),
+        REMOTES_DIR: settings.remotesDir,
+        REMOTES_MANIFEST: settings.manifestFile,
+      },
+      `${url}/vendor`,
+    );
+    return url;
+  };
+  const servers = [
+    { label: 'no rollout', url: await deployed(false) },
+    { label: 'vendor at 25%', url: await deployed(true) },
+  ];
+  const visitors = Array.from({ length: 10 }, (_, index) => ({
+    method: 'GET' as const,
+    path: '/vendor',
+    headers: { 'accept-encoding': 'br', cookie: `cohort=${index * 10}` },
+  }));
+  const rolloutRun = async (url: string) =>
+    (await autocannon({ url, connections, duration: seconds, requests: visitors })).requests.average;
+  for (const { url } of servers) await autocannon({ url, connections, duration: 2, requests: visitors });
+  const runs = servers.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, { url }] of servers.entries()) runs[index]!.push(await rolloutRun(url));
+  }
+  const [without, within] = runs.map(median) as [number, number];
+  console.log(`\nWith a rollout in progress: /vendor, br, visitors of 10 buckets in turn, deployed builds, medians\n`);
+  console.log('| server        | req/s  | of no rollout |');
+  console.log('| ------------- | ------ | ------------- |');
+  for (const [index, { label }] of servers.entries()) {
+    const rps = median(runs[index]!);
+    console.log(
+      `| ${label.padEnd(13)} | ${Math.round(rps).toLocaleString('en').padStart(6)} | ${`${Math.round((rps / without) * 100)} %`.padStart(13)} |`,
+    );
+  }
+  if (within < 0.9 * without) console.log(`A rollout costs more than 10%: ${Math.round((within / without) * 100)} %.`);
+}
 
 /**
  * What each layer of the site server costs: the floor with the site's layers added one at a time (see

@@ -1,8 +1,8 @@
 /**
  * `pnpm test:cluster`, the site servers' part: two site servers, each with its own empty data folder, behind nginx,
  * following the releases in PostgreSQL, with a second nginx as the CDN's origin for REMOTES_DIR. Releases of the
- * vendor remote with a visible copy change, page views spread over both during a release, a SIGKILL, a tampered
- * file; printed as a table. Exits 1 when a check fails. Every process is stopped by its own pid when it ends.
+ * vendor remote with a visible copy change, page views spread over both during a release, a SIGKILL, a rollout at 25%
+ * to 200 visitors, a tampered file; printed as a table. Exits 1 when a check fails. Every process is stopped by its own pid when it ends.
  */
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { chromiumArgs, chromiumPath } from '../src/releases/chromium.ts';
 import { previewPath, signPreview } from '../src/ledger/preview-links.ts';
 import { postgresLedger } from '../src/ledger/ledger.ts';
 import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
+import { stepRollout } from '../src/ledger/rollout-steps.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vendorCopy = 'Sell your gifts to people who are looking for them';
@@ -292,6 +293,68 @@ ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_
       caughtUp.live.vendor === v4 && (await heading(killed.port)) === 'Fourth copy for vendors',
     );
 
+    // --- a rollout at 25%: 200 visitors, each given its bucket by whichever server it reached first, over both
+    const v6 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Sixth copy for vendors') });
+    await promote(settings, 'vendor', v6, {
+      ...unchecked('a rollout'),
+      rollout: { stages: [25, 100], stageMinutes: 60 },
+    });
+    const copyFor = async (port: number, cookie: string) =>
+      (await (await fetch(`http://127.0.0.1:${port}/vendor`, { headers: { cookie } })).text()).match(
+        /<h1 id="vendor-title">([^<]*)</,
+      )?.[1];
+    const splitAt = Date.now();
+    while (
+      Date.now() - splitAt < 10_000 &&
+      !(await Promise.all(servers.map((server) => copyFor(server.port, 'cohort=0')))).every(
+        (copy) => copy === 'Sixth copy for vendors',
+      )
+    )
+      await sleep(20);
+    const splitMs = Date.now() - splitAt;
+    const visitors: { cookie: string; canary: boolean; mixed: boolean; server: string }[] = [];
+    for (let i = 0; i < 200; i++) {
+      // A first request has no cookie: it is served the current version and given a bucket.
+      const first = await fetch(`${site}/privacy`);
+      const cookie = (first.headers.getSetCookie().find((line) => line.startsWith('cohort=')) ?? '').split(';')[0]!;
+      // Its next page from either server in turn (through nginx, a visitor's two requests would alternate the same way).
+      const server = servers[i % servers.length]!;
+      const response = await fetch(`http://127.0.0.1:${server.port}/vendor`, { headers: { cookie } });
+      const html = await response.text();
+      const named = versionsNamed(html, cdn);
+      visitors.push({
+        cookie,
+        canary: named.get('vendor')?.has(v6) ?? false,
+        mixed: [...named.values()].some((versions) => versions.size !== 1),
+        server: `:${server.port}`,
+      });
+    }
+    const share = (visitors.filter((visitor) => visitor.canary).length / visitors.length) * 100;
+    // A bucket, not an identifier: 100 values, so 200 visitors share them.
+    const distinct = new Set(visitors.map((visitor) => visitor.cookie)).size;
+    const spread = servers.map(
+      (server) => visitors.filter((visitor) => visitor.server.endsWith(`:${server.port}`)).length,
+    );
+    // The same cookie, asked of each server directly: the same version from both.
+    const sameOnBoth = (
+      await Promise.all(
+        visitors.slice(0, 40).map(async (visitor) => {
+          const copies = await Promise.all(servers.map((server) => copyFor(server.port, visitor.cookie)));
+          return copies[0] === copies[1] && (copies[0] === 'Sixth copy for vendors') === visitor.canary;
+        }),
+      )
+    ).every(Boolean);
+    const splitMixed = visitors.filter((visitor) => visitor.mixed).length;
+    console.log(
+      `rollout: 25% stage, canary share ${share.toFixed(1)}%, same cohort on both servers: ${sameOnBoth ? 'yes' : 'no'}`,
+    );
+    check(
+      'a rollout at 25% over both servers',
+      `split on both within ${splitMs} ms; 200 visitors with a cookie each (${distinct} distinct buckets), their pages from each server: ${spread.join(' and ')}: canary share ${share.toFixed(1)}%; same version from both servers for the same cookie: ${sameOnBoth ? 'yes' : 'no'}; pages naming two builds: ${splitMixed}`,
+      share >= 15 && share <= 35 && sameOnBoth && splitMixed === 0 && spread.every((count) => count > 20),
+    );
+    await stepRollout(settings, 'vendor', 'abort', { why: 'the cluster test is done with it' });
+
     // --- a file of a released version tampered with on the CDN's origin: refused, the version before keeps serving
     const v5Dir = vendorBuildSaying('Fifth copy for vendors');
     const v5 = await publishCandidate(settings, 'vendor', { from: v5Dir });
@@ -321,7 +384,7 @@ ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_
   console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
   for (const row of table)
     console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
-  if (table.length !== 7 || table.some((row) => !row.ok)) process.exit(1);
+  if (table.length !== 8 || table.some((row) => !row.ok)) process.exit(1);
 }
 
 await main();

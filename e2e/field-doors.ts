@@ -1,0 +1,98 @@
+import { createServer, request as forward, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { signatureHeader, signatureProblem } from '@gift/contracts/webhooks';
+import { startServer } from './release-commands.ts';
+
+/**
+ * Front doors to a site on `sitePort`, one per client network, as a proxy in front would be (the server trusts one
+ * hop): each forwards to the site server saying the client came from 10.<n>.0.1. A page opened through a door sends
+ * its beacon to the same origin, so its view and its report come from that network (Chromium sends a beacon of a page
+ * being replaced without the page's extra headers, so setting X-Forwarded-For in the browser cannot do this).
+ */
+export async function openDoors(sitePort: number, networks: number) {
+  const doors: Server[] = Array.from({ length: networks }, (_, index) =>
+    createServer((request, response) => {
+      const upstream = forward(
+        {
+          host: '127.0.0.1',
+          port: sitePort,
+          method: request.method,
+          path: request.url,
+          headers: { ...request.headers, 'x-forwarded-for': `10.${index + 1}.0.1` },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      upstream.on('error', () => response.destroy());
+      request.pipe(upstream);
+    }),
+  );
+  await Promise.all(doors.map((door) => new Promise<void>((resolve) => door.listen(0, '127.0.0.1', resolve))));
+  return {
+    urls: doors.map((door) => `http://127.0.0.1:${(door.address() as AddressInfo).port}`),
+    close() {
+      for (const door of doors) {
+        door.closeAllConnections();
+        door.close();
+      }
+    },
+  };
+}
+
+/** WEBHOOK_URL for a journey: every delivery's event, and what is wrong with its signature (undefined: nothing). */
+export async function webhookReceiver<Event>(secret: string) {
+  const received: { event: Event; problem: string | undefined }[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const header = request.headers[signatureHeader];
+      received.push({
+        event: JSON.parse(body) as Event,
+        problem: signatureProblem(body, typeof header === 'string' ? header : undefined, [secret]),
+      });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/**
+ * The site server of a field-data journey on `port`, with `deployment`'s deploy folder: its watch looking every second,
+ * its webhooks to `webhook` signed with `secret`, one proxy in front (the journey's front doors: a visitor's network is
+ * the address a door names), and room for every beacon of the journey from one address.
+ */
+export function startWatchedSite(
+  deployment: { deployDir: string; env: NodeJS.ProcessEnv },
+  port: number,
+  webhook: { url: string; secret: string },
+) {
+  const site = `http://127.0.0.1:${port}`;
+  return startServer(
+    'src/main.ts',
+    {
+      ...deployment.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(deployment.deployDir, 'data'),
+      PUBLIC_SITE_URL: site,
+      RUM_LIMIT_PER_IP: '100000',
+      OUTBOX_INTERVAL_MS: '200',
+      WEBHOOK_URL: webhook.url,
+      WEBHOOK_SECRET: webhook.secret,
+      RELEASE_WATCH_MINUTES: '10',
+      RELEASE_WATCH_INTERVAL_MS: '1000',
+      TRUST_PROXY: '1',
+    },
+    `${site}/remotes.json`,
+  );
+}

@@ -1,0 +1,268 @@
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { RolloutWebhookEvent } from '@gift/contracts/webhooks';
+import { openDoors, startWatchedSite, webhookReceiver } from '../field-doors.ts';
+import { rewrite } from '../promote-journey.ts';
+import { firstDeployment, privacyChunk, releaseCommand } from '../release-commands.ts';
+import { expect, test } from './support.ts';
+
+/**
+ * A staged rollout as a team meets it: a new legal (its privacy page titled "Privacy Notice") serves 5% of visitors by
+ * the bucket in their cohort cookie while everyone else keeps the current one; a canary that throws on a click is
+ * taken off by the watch from its own cohort's field data; a good one goes 5% -> 25% -> 100% by itself.
+ */
+const sitePort = 4341;
+const site = `http://127.0.0.1:${sitePort}`;
+const webhookSecret = 'webhook-secret-for-the-rollout-journey-0123456789';
+const legalDist = fileURLToPath(new URL('../../legal/dist/', import.meta.url));
+let deployDir = '';
+let env: NodeJS.ProcessEnv = {};
+let server: ChildProcess | undefined;
+let receiver: Awaited<ReturnType<typeof webhookReceiver<RolloutWebhookEvent>>> | undefined;
+let doors: Awaited<ReturnType<typeof openDoors>> | undefined;
+/** The candidate whose privacy page says "Privacy Notice". */
+let renamed = '';
+
+async function succeeds(args: string[]) {
+  const { code, printed } = await releaseCommand(args, env);
+  expect(code, `${args.join(' ')}: ${printed}`).toBe(0);
+  return printed;
+}
+
+/** Publishes a candidate of legal made from its real build, changed by `change`; resolves with its version. */
+async function candidate(change: (dist: string) => void) {
+  const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
+  cpSync(legalDist, dist, { recursive: true });
+  change(dist);
+  const printed = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
+  rmSync(dist, { recursive: true, force: true });
+  return /published (\S+) as a candidate/.exec(printed)![1]!;
+}
+
+const rolloutsFile = () => join(deployDir, 'remotes.rollouts.json');
+/** The rollout of legal under way, as the site servers read it; undefined when none. */
+const rollout = () =>
+  existsSync(rolloutsFile())
+    ? (JSON.parse(readFileSync(rolloutsFile(), 'utf8')) as Record<string, { version: string; stage: number }>).legal
+    : undefined;
+const liveLegal = () =>
+  /\/legal\/([^/]+)\//.exec((JSON.parse(readFileSync(env.REMOTES_MANIFEST!, 'utf8')) as { legal: string }).legal)![1]!;
+
+/** A browser context of a visitor whose cohort cookie holds `bucket` (0-99), on every port of 127.0.0.1. */
+async function visitor(browser: Browser, bucket: number): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'cohort', value: String(bucket), domain: '127.0.0.1', path: '/' }]);
+  return context;
+}
+
+const privacyHeading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  receiver = await webhookReceiver<RolloutWebhookEvent>(webhookSecret);
+  ({ deployDir, env } = await firstDeployment('rollout-journey'));
+  renamed = await candidate((dist) => {
+    for (const file of [privacyChunk(dist), join(dist, 'ssr', 'privacy-page.js')]) {
+      rewrite(file, (text) => text.replaceAll('Privacy Policy', 'Privacy Notice'));
+    }
+  });
+  server = await startWatchedSite({ deployDir, env }, sitePort, { url: receiver.url, secret: webhookSecret });
+  doors = await openDoors(sitePort, 25);
+});
+
+test.afterAll(async () => {
+  doors?.close();
+  server?.kill('SIGTERM');
+  await receiver?.close();
+  rmSync(deployDir, { recursive: true, force: true });
+});
+
+test('two cohorts see two versions of /privacy, each on reload and client-side navigation; /vendor is the same', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const current = liveLegal();
+  await succeeds(['promote', 'legal', renamed, '--stages', '5,25,100', '--stage-minutes', '60']);
+  expect(rollout()).toMatchObject({ version: renamed, stage: 0 });
+  expect(liveLegal()).toBe(current);
+
+  const inCanary = await (await visitor(browser, 2)).newPage();
+  const inCurrent = await (await visitor(browser, 70)).newPage();
+  for (const [page, title] of [
+    [inCanary, 'Privacy Notice'],
+    [inCurrent, 'Privacy Policy'],
+  ] as const) {
+    await page.goto(`${site}/privacy`);
+    await expect(privacyHeading(page)).toHaveText(title);
+    await page.reload();
+    await expect(privacyHeading(page)).toHaveText(title);
+    // Client-side: to the terms and back, in the same document, with the same build of legal.
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+    await expect(privacyHeading(page)).toHaveText('Terms & Conditions');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(privacyHeading(page)).toHaveText(title);
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+  }
+  // Every legal file either page loaded is of its own cohort's build: no mixed builds.
+  const legalFiles = async (page: Page) =>
+    (await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name)))
+      .map((url) => /\/remotes\/legal\/([^/]+)\//.exec(url)?.[1])
+      .filter(Boolean);
+  expect(new Set(await legalFiles(inCanary))).toEqual(new Set([renamed]));
+  expect(new Set(await legalFiles(inCurrent))).toEqual(new Set([current]));
+
+  // Another remote is untouched: the same vendor page for both.
+  const vendorHtml: string[] = [];
+  for (const page of [inCanary, inCurrent]) {
+    await page.goto(`${site}/vendor`);
+    await expect(privacyHeading(page)).toBeVisible();
+    vendorHtml.push(await privacyHeading(page).innerText());
+    vendorHtml.push(
+      await page.evaluate(async () => ((await (await fetch('/remotes.json')).json()) as { vendor: string }).vendor),
+    );
+  }
+  expect(vendorHtml[0]).toBe(vendorHtml[2]);
+  expect(vendorHtml[1]).toBe(vendorHtml[3]);
+
+  // A first visit without the cookie gets the current version, and its bucket for the next pages.
+  const newcomer = await browser.newContext();
+  const first = await newcomer.newPage();
+  await first.goto(`${site}/privacy`);
+  await expect(privacyHeading(first)).toHaveText('Privacy Policy');
+  expect((await newcomer.cookies()).find((cookie) => cookie.name === 'cohort')).toMatchObject({
+    httpOnly: true,
+    sameSite: 'Lax',
+    value: expect.stringMatching(/^\d{1,2}$/),
+  });
+
+  // Ended by hand: everyone has the current version again, and it is recorded.
+  expect(await succeeds(['rollout', 'legal', 'abort', '--reason', 'the journey looked'])).toContain(
+    `every visitor has ${current} again`,
+  );
+  await expect
+    .poll(async () => (await inCanary.goto(`${site}/privacy`), privacyHeading(inCanary).innerText()))
+    .toBe('Privacy Policy');
+  await Promise.all([inCanary.context().close(), inCurrent.context().close(), newcomer.close()]);
+});
+
+test('a canary that throws on a click is aborted at 5% by its own cohort’s field data; the other cohort never saw it', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const current = liveLegal();
+  const broken = await candidate((dist) =>
+    rewrite(
+      privacyChunk(dist),
+      (text) => `document.addEventListener("click",()=>{throw new Error("canary broke on a click")});\n${text}`,
+    ),
+  );
+  // Forced: the checks cannot see it (nobody clicks in them); the first journey ran them with --stages.
+  await succeeds([
+    'promote',
+    'legal',
+    broken,
+    '--stages',
+    '5,25,100',
+    '--stage-minutes',
+    '60',
+    '--force',
+    '--reason',
+    'the rollout journey',
+  ]);
+
+  // The other cohort reads and clicks: nothing breaks for it.
+  const calm = await (await visitor(browser, 50)).newPage();
+  const calmErrors: string[] = [];
+  calm.on('pageerror', (error) => calmErrors.push(error.message));
+  await calm.goto(`${site}/privacy`);
+  await privacyHeading(calm).click();
+
+  // Canary visitors (buckets 0-4) click, from 25 networks in turn; each view's beacon goes as the next page replaces it.
+  const canaryErrors: string[] = [];
+  for (let view = 0; view < 70 && rollout()?.version === broken; view++) {
+    const context = await visitor(browser, view % 5);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => canaryErrors.push(error.message));
+    await page.goto(`${doors!.urls[view % doors!.urls.length]}/privacy`);
+    await privacyHeading(page).click();
+    await context.close();
+  }
+  expect(canaryErrors).toContain('canary broke on a click');
+
+  await expect.poll(rollout, { timeout: 20_000 }).toBeUndefined();
+  expect(liveLegal()).toBe(current);
+  const { printed } = await releaseCommand(['releases', 'legal'], env);
+  expect(printed).toMatch(
+    new RegExp(`${broken}\\s+forced: .*; rollout aborted at 5% by the release watch: error rate`),
+  );
+  await expect.poll(() => receiver!.received.map(({ event }) => event.type)).toContain('rollout.aborted');
+  const aborted = receiver!.received.find(({ event }) => event.type === 'rollout.aborted')!;
+  expect(aborted.problem).toBeUndefined();
+  expect(aborted.event.rollout).toMatchObject({ remote: 'legal', version: broken, current, share: 5 });
+
+  // The calm cohort's page never named the canary; its clicks never broke anything; the canary's visitors are back.
+  await calm.reload();
+  await privacyHeading(calm).click();
+  expect(calmErrors).toEqual([]);
+  const back = await (await visitor(browser, 0)).newPage();
+  const backErrors: string[] = [];
+  back.on('pageerror', (error) => backErrors.push(error.message));
+  await back.goto(`${site}/privacy`);
+  await privacyHeading(back).click();
+  expect(backErrors).toEqual([]);
+  await Promise.all([calm.context().close(), back.context().close()]);
+});
+
+test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due, and is live for everyone', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const received = receiver!.received.length;
+  await succeeds([
+    'promote',
+    'legal',
+    renamed,
+    '--stages',
+    '5,25,100',
+    '--stage-minutes',
+    '0.25',
+    '--force',
+    '--reason',
+    'again',
+  ]);
+  const stages: number[] = [];
+  // Canary visitors until the rollout is over: each stage needs 50 counted views from 20 networks, and its 15 s.
+  const context = await visitor(browser, 1);
+  const page = await context.newPage();
+  for (let view = 0; view < 240 && rollout(); view++) {
+    const stage = rollout()?.stage;
+    if (stage !== undefined && stages.at(-1) !== stage) stages.push(stage);
+    await page.goto(`${doors!.urls[view % doors!.urls.length]}/privacy`);
+    await expect(privacyHeading(page)).toHaveText('Privacy Notice');
+  }
+  await page.goto(`${site}/vendor`); // the last view's beacon goes
+  await expect.poll(rollout, { timeout: 20_000 }).toBeUndefined();
+  expect(stages).toEqual([0, 1]);
+  expect(liveLegal()).toBe(renamed);
+  await expect
+    .poll(() => receiver!.received.slice(received).map(({ event }) => [event.type, event.rollout.share]))
+    .toEqual([
+      ['rollout.advanced', 25],
+      ['rollout.completed', 100],
+    ]);
+
+  // Everyone has it now, whatever their bucket.
+  const late = await (await visitor(browser, 99)).newPage();
+  await late.goto(`${site}/privacy`);
+  await expect(privacyHeading(late)).toHaveText('Privacy Notice');
+  const { printed } = await releaseCommand(['releases', 'legal'], env);
+  expect(printed).toMatch(new RegExp(`rollout\\s+-> ${renamed}`));
+  await Promise.all([context.close(), late.context().close()]);
+});
