@@ -101,10 +101,20 @@ describe('a site server with a rollout under way', () => {
     expect(after).toHaveLength(before.length);
   });
 
-  it('lets a preview win over the cohort for the browser that holds it', async () => {
+  it('lets a preview or a local override win over the cohort for the browser that holds it', async () => {
     const token = signPreview({ remote: 'legal', version: candidate, expires: Date.now() + 3_600_000 }, secret);
     const previewed = await page('/privacy', 1, { 'preview-legal': token });
     expect(manifestIn(previewed.body).legal).toBe(entry(candidate));
+    const developer = await createSiteServer({ root, remotesDir, manifestFile, siteRole: 'development' });
+    try {
+      const local = 'http://localhost:5175/remoteEntry.js';
+      const overridden = await developer.inject({ url: '/privacy', cookies: { cohort: '1', 'override-legal': local } });
+      expect(manifestIn(overridden.body).legal).toBe(local);
+      const inCanary = await developer.inject({ url: '/privacy', cookies: { cohort: '1' } });
+      expect(manifestIn(inCanary.body).legal).toBe(entry(canary));
+    } finally {
+      await developer.close();
+    }
   });
 
   it('follows the rollout file: a larger share adds visitors, the end of the rollout puts everyone back', async () => {
