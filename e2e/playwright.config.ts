@@ -13,7 +13,9 @@ export default defineConfig({
   // Baselines of the screenshot suite, one per name, committed beside the tests (no per-platform copies).
   snapshotPathTemplate: '{testDir}/__screenshots__/{arg}{ext}',
   fullyParallel: true,
-  workers: 2,
+  // Three on two cores: many journeys wait (on a server of their own, a release's checks, a timeout, a throttled
+  // line) more than they compute. E2E_WORKERS sets another number.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 30_000,

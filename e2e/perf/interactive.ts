@@ -1,9 +1,9 @@
 /**
  * From first paint to interactive, on the phone profile (Lighthouse's mobile preset through CDP), beside the floors:
- * every route is loaded RUNS times (5 by default) in a fresh context, each load right after a load of the React floor
+ * every route is loaded RUNS times (5 by default) in a fresh context, right after a load of the React floor
  * (react-floor: an h1 and a button rendered on the server and hydrated, built by the same Vite and served with the
- * same server settings), so that both see the same minute of this shared machine (FLOOR_ROUTES picks fewer routes to
- * measure so). Per route: the median first contentful paint and hydrated time (the `hydrated` mark, which both set
+ * same server settings) that it shares with the next route (FLOOR_EVERY), so that both see the same minute of this
+ * shared machine (FLOOR_ROUTES picks fewer routes to measure so). Per route: the median first contentful paint and hydrated time (the `hydrated` mark, which both set
  * when their page is hydrated), both from navigation start, beside the floor's and as ratios to them; first paint to
  * hydrated for the site and the floor and their difference; the longest animation frame whose scripts are the
  * site's own; the scripts requested before hydration with their compressed bytes. Then what each route put on the
@@ -32,6 +32,11 @@ const shellAlone = '/no-such-page';
 const routes = [...examplePagePaths, shellAlone].filter((path) => !only || only.includes(path));
 /** Every route is measured beside the floor (issue 46's budgets are ratios to it); FLOOR_ROUTES picks fewer. */
 const floorRoutes = process.env.FLOOR_ROUTES?.split(',') ?? routes;
+/**
+ * How many routes share a load of the floor (FLOOR_EVERY, 2): each round loads the floor, then each of them once, so
+ * that each still sees the floor's minute, with half the floor's loads of one per route.
+ */
+const floorEvery = Math.max(1, Number(process.env.FLOOR_EVERY ?? 2));
 
 /**
  * Budgets, and how far a median may miss one before the run fails (run-to-run noise here). Each `max` keeps what
@@ -238,16 +243,23 @@ async function main() {
       '| route                   | FCP ms | floor | × floor | hydrated ms | floor | × floor | FCP→hydrated | floor | difference | longest site frame ms | scripts | JS KiB |';
     console.log(header);
     console.log(header.replace(/[^|]/g, '-'));
-    for (const path of routes) {
-      const loads: Load[] = [];
-      const floors: Load[] = [];
-      const measure = async () => {
-        for (let run = 0; run < runs; run++) {
-          if (floorRoutes.includes(path)) floors.push(await load(browser, `${floorBase}/`));
-          loads.push(await load(browser, base + path));
+    const measured = new Map<string, { loads: Load[]; floors: Load[] }>();
+    /** RUNS rounds of a load of the floor (when one of `paths` is measured beside it), then one of each of `paths`. */
+    const measure = async (paths: string[]) => {
+      for (let run = 0; run < runs; run++) {
+        const beside = paths.some((path) => floorRoutes.includes(path));
+        const floorLoad = beside ? await load(browser, `${floorBase}/`) : undefined;
+        for (const path of paths) {
+          const figures = measured.get(path) ?? { loads: [], floors: [] };
+          measured.set(path, figures);
+          if (floorLoad && floorRoutes.includes(path)) figures.floors.push(floorLoad);
+          figures.loads.push(await load(browser, base + path));
         }
-      };
-      await measure();
+      }
+    };
+    for (const [index, path] of routes.entries()) {
+      if (index % floorEvery === 0) await measure(routes.slice(index, index + floorEvery));
+      const { loads, floors } = measured.get(path)!;
       const at = (of: Load[], figure: (one: Load) => number) => median(of.map(figure));
       const gapOf = (of: Load[]) => at(of, (one) => one.hydratedMs - one.fcpMs);
       const ratio = (figure: (one: Load) => number) => (floors.length ? at(loads, figure) / at(floors, figure) : NaN);
@@ -267,7 +279,7 @@ async function main() {
       // again, twice at most, the new loads joining the earlier ones.
       for (let again = 0; again < 2 && failing().length; again++) {
         console.log(`| ${`${path} (missed, measuring again)`.padEnd(23)} | ${failing().join('; ')} |`);
-        await measure();
+        await measure([path]);
       }
       const gap = gapOf(loads);
       const floorGap = floors.length ? gapOf(floors) : undefined;

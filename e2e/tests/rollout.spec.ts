@@ -102,7 +102,9 @@ test('two cohorts see two versions of /privacy, each on reload and client-side n
     await expect(privacyHeading(page)).toHaveText(title);
     await page.reload();
     await expect(privacyHeading(page)).toHaveText(title);
-    // Client-side: to the terms and back, in the same document, with the same build of legal.
+    // Client-side (once hydrated: before, the link is a plain one): to the terms and back, in the same document, with
+    // the same build of legal.
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
     await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
     await expect(privacyHeading(page)).toHaveText('Terms & Conditions');
@@ -186,14 +188,20 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
 
   // Canary visitors (buckets 0-4) click, from 25 networks in turn; each view's beacon goes as the next page replaces it.
   const canaryErrors: string[] = [];
+  const canaryPages = await Promise.all(
+    [0, 1, 2, 3, 4].map(async (bucket) => {
+      const page = await (await visitor(browser, bucket)).newPage();
+      page.on('pageerror', (error) => canaryErrors.push(error.message));
+      return page;
+    }),
+  );
   for (let view = 0; view < 70 && rollout()?.version === broken; view++) {
-    const context = await visitor(browser, view % 5);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => canaryErrors.push(error.message));
+    const page = canaryPages[view % canaryPages.length]!;
     await page.goto(`${doors!.urls[view % doors!.urls.length]}/privacy`);
     await privacyHeading(page).click();
-    await context.close();
   }
+  // The last views' beacons go as their pages close.
+  await Promise.all(canaryPages.map((page) => page.context().close()));
   expect(canaryErrors).toContain('canary broke on a click');
 
   await expect.poll(rollout, { timeout: 20_000 }).toBeUndefined();
