@@ -57,6 +57,8 @@ export function databaseReleases({
   const servingVersions: Record<string, string> = {};
   /** The canaries of the rollouts served here (`folder/version`): kept by the cache as the live builds are. */
   let canaries: string[] = [];
+  /** Canaries this server cannot serve, and why, by folder: logged once each. */
+  const refusedCanaries: Record<string, string> = {};
   const behind: Record<string, string> = {};
   let heardAt: number | undefined;
   let client: pg.Client | undefined;
@@ -144,9 +146,14 @@ export function databaseReleases({
         );
       } catch (error) {
         const why = error instanceof RefusedBuild ? error.message : `the build cannot be had (${String(error)})`;
-        log.error({ remote: folder, version: rollout.version, why }, `rollout of ${folder} not served here: ${why}`);
+        // Once per canary and reason, not at every read.
+        if (refusedCanaries[folder] !== `${rollout.version}: ${why}`) {
+          log.error({ remote: folder, version: rollout.version, why }, `rollout of ${folder} not served here: ${why}`);
+        }
+        refusedCanaries[folder] = `${rollout.version}: ${why}`;
         continue;
       }
+      delete refusedCanaries[remotes[rollout.remote].folder];
       next[rollout.remote] = splitOf(rollout);
     }
     canaries = Object.entries(next).map(
