@@ -193,6 +193,9 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
           at: row.at,
         }) as ReleaseRecord,
     );
+  /** A remote's versions and which is live, their rows locked until the transaction ends (one change at a time). */
+  const lockReleases = (query: Db, remote: RemoteName) =>
+    query.selectFrom('site_releases').select(['version', 'live']).where('remote', '=', remote).forUpdate().execute();
   const insertEvent = (query: Db, remote: RemoteName, version: string, event: ReleaseEvent) =>
     query
       .insertInto('site_release_events')
@@ -256,12 +259,7 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
     },
     switchTo(remote, to, events, onlyIfLive, completes) {
       return db.transaction().execute(async (trx) => {
-        const rows = await trx
-          .selectFrom('site_releases')
-          .select(['version', 'live'])
-          .where('remote', '=', remote)
-          .forUpdate()
-          .execute();
+        const rows = await lockReleases(trx, remote);
         const from = rows.find((row) => row.live)?.version;
         if (onlyIfLive !== undefined && from !== onlyIfLive) return undefined;
         if (completes) {
@@ -299,12 +297,7 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
     changeRollout(remote, change, events) {
       return db.transaction().execute(async (trx) => {
         // The live row locked first, as a switch locks it: a rollout and a switch of one remote never cross.
-        const live = await trx
-          .selectFrom('site_releases')
-          .select(['version', 'live'])
-          .where('remote', '=', remote)
-          .forUpdate()
-          .execute();
+        const live = await lockReleases(trx, remote);
         const row = await trx
           .selectFrom('site_rollouts')
           .select('state')
