@@ -27,7 +27,13 @@ test.describe('prerendered pages', () => {
       const html = await response.text();
       expect(html).toContain('<html lang="en">');
       expect(html).toContain(heading.replace('&', '&amp;'));
-      expect(html).toMatch(/<link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css"/);
+      // Its styles are in it, the shell's and the remote's, so that it paints without another round trip; the
+      // remote's scripts find its stylesheet's (disabled, never fetched) link and do not load it again.
+      expect(html).toMatch(/<style>@font-face[^<]+<\/style>/);
+      expect(html).toMatch(
+        /<style>[^<]+<\/style><link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css" disabled \/>/,
+      );
+      expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]* disabled)/);
       // Scripts start once the page has painted, all at once: the shell's entry, and every chunk it and the page
       // run at start (the remote's entry among them).
       const start = html.match(/<script data-entry="([^"]+)" data-preload="([^"]+)">/);

@@ -1,7 +1,11 @@
 import { createElement, Suspense } from 'react';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
-import { withoutServerErrors } from './prerender.ts';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { remoteStylesheet, withoutServerErrors } from './prerender.ts';
 
 function Broken(): never {
   throw new Error('secret failure at /srv/site/remotes/vendor/ssr/vendor-page.js:12');
@@ -23,5 +27,52 @@ describe('a page whose server render failed', () => {
     expect(sent).not.toMatch(/data-(msg|stck|cstck)=/);
     expect(sent).toContain('<!--$!-->');
     expect(sent).toContain('<p>Loading</p>');
+  });
+});
+
+describe("a remote's stylesheet in a page", () => {
+  const folders: string[] = [];
+  afterEach(() => folders.splice(0).forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+  const build = (css: string) => {
+    const folder = mkdtempSync(join(tmpdir(), 'stylesheet-'));
+    folders.push(folder);
+    mkdirSync(join(folder, 'assets'));
+    writeFileSync(join(folder, 'assets', 'page.css'), css);
+    return folder;
+  };
+  const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+  const href = 'https://cdn.example/vendor/v1/assets/page.css';
+
+  it('is in the page, so that the first paint waits for no request, with a link the remote finds and never fetches', () => {
+    const css = 'main h1{color:red}';
+    expect(remoteStylesheet(build(css), 'assets/page.css', href, sha256(css))).toBe(
+      `<style>main h1{color:red}</style><link rel="stylesheet" href="${href}" disabled />`,
+    );
+  });
+
+  it('cannot close its style element early', () => {
+    const html = remoteStylesheet(
+      build('a::after{content:"</style><script>alert(1)</script>"}'),
+      'assets/page.css',
+      href,
+      undefined,
+    );
+    // One end of the element, its own: the text inside it stays text (CSS reads `<\/style>` as `</style>`).
+    expect(html.match(/<\/style>/g)).toHaveLength(1);
+    expect(html).toMatch(/^<style>[^]*<\\\/style>[^]*<\/style><link /);
+  });
+
+  it('is linked with its integrity when its bytes are not what the release recorded: the browser refuses it', () => {
+    const folder = build('main h1{min-width:1500px}');
+    const recorded = sha256('main h1{color:red}');
+    expect(remoteStylesheet(folder, 'assets/page.css', href, recorded)).toBe(
+      `<link rel="stylesheet" href="${href}" integrity="${recorded}" crossorigin="anonymous" />`,
+    );
+  });
+
+  it('is linked when the build on disk lacks it (a server build fetched before stylesheets were part of it)', () => {
+    expect(remoteStylesheet(build(''), 'assets/other.css', href, undefined)).toBe(
+      `<link rel="stylesheet" href="${href}" />`,
+    );
   });
 });

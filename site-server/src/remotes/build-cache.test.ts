@@ -102,4 +102,28 @@ describe('a build fetched from the CDN', () => {
     await expect(ensure()).rejects.toThrow('ssr/vendor-page.js: its SHA-256 is');
     expect(cdn.requests()).toBe(asked);
   });
+
+  it('holds what the server renders with: the server bundles and the stylesheets its pages carry, not the scripts', async () => {
+    const css = 'main h1{color:red}';
+    const files: Record<string, string> = {
+      'ssr/vendor-page.js': page,
+      'assets/vendor-page.css': css,
+      'assets/vendor-page.js': 'export {}',
+      'assets/vendor-page.css.br': 'compressed',
+    };
+    const cdn = await hostileCdn((request, response) => {
+      const body = files[request.url!.replace(/^\/vendor\/v1\//, '')];
+      return body === undefined ? response.writeHead(404).end() : response.writeHead(200).end(body);
+    });
+    const { cache, dir } = cacheFor(cdn.url);
+    const listed = {
+      ...recorded,
+      ...Object.fromEntries(Object.entries(files).map(([path, body]) => [path, sha256(body)])),
+    };
+    await cache.ensure('vendor', 'v1', async () => listed, []);
+    const onDisk = readdirSync(join(dir, 'vendor', 'v1'), { recursive: true })
+      .map(String)
+      .sort();
+    expect(onDisk).toEqual(['assets', 'assets/vendor-page.css', 'mf-manifest.json', 'ssr', 'ssr/vendor-page.js']);
+  });
 });

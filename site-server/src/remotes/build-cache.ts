@@ -17,11 +17,14 @@ import { integrityFile, remotes, type RemoteName } from '@gift/federation';
 import { isVersionName } from '../ledger/versions.ts';
 
 /**
- * The files of a build that a site server renders with: its federation manifest, its server bundles and the integrity
- * of its browser files (which its pages name).
+ * The files of a build that a site server renders with: its federation manifest, its server bundles, the integrity
+ * of its browser files (which its pages name) and its stylesheets (which its pages carry).
  */
 export const isServerFile = (path: string) =>
-  path === 'mf-manifest.json' || path === integrityFile || (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path));
+  path === 'mf-manifest.json' ||
+  path === integrityFile ||
+  (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path)) ||
+  /^assets\/[^/]+\.css$/.test(path);
 
 /** A path inside a build as the ledger lists it: relative, `/`-separated, never leaving the build's folder. */
 const isSafePath = (path: string) =>
@@ -218,7 +221,8 @@ export function buildCache({
     const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(5 * 60_000)]);
     const differing: string[] = [];
     for (const [path, hash] of Object.entries(files)) {
-      if (isServerFile(path) || /\.(br|gz)$/.test(path) || !isSafePath(path)) continue;
+      // Stylesheets are server files too, but browsers also load them (the next page's, on a client-side navigation).
+      if ((isServerFile(path) && !path.endsWith('.css')) || /\.(br|gz)$/.test(path) || !isSafePath(path)) continue;
       try {
         await fetchChecked(fileUrl(key, path), path, hash, undefined, signal, maxFileBytes);
       } catch (error) {
