@@ -37,16 +37,25 @@ async function expectNoSidewaysScroll(page: Page, when: string) {
   expect(over, `${when}: the page is ${over} px wider than the screen; sticking out: ${culprits.join(', ')}`).toBe(0);
 }
 
-/** Scrolls to the bottom a screen at a time, letting each part that comes into view run its entrance, and back. */
+/**
+ * Scrolls to the bottom a screen at a time, letting each part that comes into view run its entrance, and back. Only
+ * the consumer's pages animate parts into view (framer-motion, `[data-reveal]`, `[data-motion]`): there each step
+ * waits long enough for a part's entrance to start and the end for the longest to finish. Elsewhere a step waits two
+ * frames, and the end for every CSS animation and transition the scroll started.
+ */
 async function scrollThrough(page: Page) {
-  await page.evaluate(async () => {
+  const animatesIntoView = await page.evaluate(async () => {
+    const animated = document.querySelector('[data-reveal], [data-motion]') !== null;
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
       window.scrollTo({ top: y, behavior: 'instant' });
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await (animated ? new Promise((resolve) => setTimeout(resolve, 120)) : frames());
     }
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    return animated;
   });
   // The longest entrance animation here takes under a second.
-  await page.waitForTimeout(1000);
+  if (animatesIntoView) await page.waitForTimeout(1000);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
 
