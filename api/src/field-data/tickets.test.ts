@@ -17,6 +17,13 @@ describe('view tickets', () => {
     expect(tickets.read(tickets.issue(view, { now }).value, view, now)).not.toBe(tickets.read(value, view, now));
   });
 
+  it('each carry a nonce of their own, however many views are served', () => {
+    // Past the pool the nonces are drawn from, several times over.
+    const nonces = Array.from({ length: 5000 }, () => tickets.read(tickets.issue(view, { now }).value, view, now));
+    expect(nonces.every((nonce) => nonce && /^[\w-]{8}$/.test(nonce))).toBe(true);
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
   it('are good for the same remote and version only, within their hour', () => {
     const { value } = tickets.issue(view, { now });
     expect(tickets.read(value, { ...view, version: '20261126.111500123-00000000' }, now)).toBeUndefined();

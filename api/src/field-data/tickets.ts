@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
 import { fieldDataPath } from '@gift/contracts/field-data';
 
 /**
@@ -23,6 +23,22 @@ export interface TicketFields {
 const sign = (payload: string, secret: string) =>
   createHmac('sha256', secret).update(`view-ticket.${payload}`).digest('base64url').slice(0, 32);
 
+/**
+ * A view's nonce: 6 random bytes, base64url. Taken from a pool filled a thousand nonces at a time, as `randomUUID`
+ * does: asking the system for 6 bytes per page view cost the site server about 10 µs of each page it served.
+ */
+const nonceBytes = 6;
+const pool = Buffer.alloc(nonceBytes * 1024);
+let poolOffset = pool.length;
+function nonce() {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += nonceBytes;
+  return pool.toString('base64url', poolOffset - nonceBytes, poolOffset);
+}
+
 /** Issues and reads tickets with `secrets`: the first signs, every one verifies (two while one replaces the other). */
 export function viewTickets(secrets: string[]) {
   const [signing] = secrets;
@@ -30,9 +46,8 @@ export function viewTickets(secrets: string[]) {
   return {
     /** A new ticket for a view of `fields` at `now`, as the cookie that carries it. */
     issue(fields: TicketFields, { now = Date.now(), secure = false } = {}) {
-      const nonce = randomBytes(6).toString('base64url');
       const payload = Buffer.from(
-        JSON.stringify([fields.remote, fields.version, fields.route, Math.floor(now / 1000), nonce]),
+        JSON.stringify([fields.remote, fields.version, fields.route, Math.floor(now / 1000), nonce()]),
       ).toString('base64url');
       return {
         name: ticketCookie(fields.remote),
