@@ -70,6 +70,16 @@ describe("a remote's stylesheet in a page", () => {
     );
   });
 
+  it('is read only from the build’s own stylesheets, whatever its manifest names', () => {
+    const folder = build('main h1{color:red}');
+    writeFileSync(join(folder, 'secret.css'), 'secret{}');
+    for (const named of ['../secret.css', 'assets/../secret.css', 'secret.css', 'assets/page.css/../../secret.css']) {
+      expect(remoteStylesheet(join(folder, 'assets'), named, href, undefined)).toBe(
+        `<link rel="stylesheet" href="${href}" />`,
+      );
+    }
+  });
+
   it('is linked when the build on disk lacks it (a server build fetched before stylesheets were part of it)', () => {
     expect(remoteStylesheet(build(''), 'assets/other.css', href, undefined)).toBe(
       `<link rel="stylesheet" href="${href}" />`,

@@ -128,7 +128,8 @@ const matchesIntegrity = (bytes: Buffer, integrity: string) => {
  */
 export function remoteStylesheet(folder: string, css: string, href: string, integrity: string | undefined) {
   const file = join(folder, css);
-  const bytes = existsSync(file) ? readFileSync(file) : undefined;
+  // Only a build's own stylesheets, as a server build from a CDN holds them: a manifest cannot name another file.
+  const bytes = /^assets\/[\w.-]+\.css$/.test(css) && existsSync(file) ? readFileSync(file) : undefined;
   if (!bytes || (integrity && !matchesIntegrity(bytes, integrity)))
     return `<link rel="stylesheet" href="${escapeAttribute(href)}"${integrityAttributes(integrity)} />`;
   return `${inlineStyle(bytes.toString('utf8'))}<link rel="stylesheet" href="${escapeAttribute(href)}" disabled />`;
