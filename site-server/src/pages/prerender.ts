@@ -24,6 +24,7 @@ import {
 import { earlyScriptTag, startScript } from './early-script.ts';
 import { resolveSharedModules } from './shared-modules.ts';
 import { defaultRemotesBaseUrl } from '../ledger/versions.ts';
+import { isBuildStylesheet } from '../remotes/build-cache.ts';
 
 /** The shell's server build, which renders the routes. */
 export const shellServerBuild = (root: string) => join(root, 'shell', ssrOutDir, 'prerender.js');
@@ -129,7 +130,7 @@ const matchesIntegrity = (bytes: Buffer, integrity: string) => {
 export function remoteStylesheet(folder: string, css: string, href: string, integrity: string | undefined) {
   const file = join(folder, css);
   // Only a build's own stylesheets, as a server build from a CDN holds them: a manifest cannot name another file.
-  const bytes = /^assets\/[\w.-]+\.css$/.test(css) && existsSync(file) ? readFileSync(file) : undefined;
+  const bytes = isBuildStylesheet(css) && existsSync(file) ? readFileSync(file) : undefined;
   if (!bytes || (integrity && !matchesIntegrity(bytes, integrity)))
     return `<link rel="stylesheet" href="${escapeAttribute(href)}"${integrityAttributes(integrity)} />`;
   return `${inlineStyle(bytes.toString('utf8'))}<link rel="stylesheet" href="${escapeAttribute(href)}" disabled />`;

@@ -16,6 +16,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { integrityFile, remotes, type RemoteName } from '@gift/federation';
 import { isVersionName } from '../ledger/versions.ts';
 
+/** A build's own stylesheet, as its federation manifest names it (`assets/<name>.css`): never a path out of it. */
+export const isBuildStylesheet = (path: string) => /^assets\/[\w.-]+\.css$/.test(path);
+
 /**
  * The files of a build that a site server renders with: its federation manifest, its server bundles, the integrity
  * of its browser files (which its pages name) and its stylesheets (which its pages carry).
@@ -24,7 +27,7 @@ export const isServerFile = (path: string) =>
   path === 'mf-manifest.json' ||
   path === integrityFile ||
   (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path)) ||
-  /^assets\/[^/]+\.css$/.test(path);
+  isBuildStylesheet(path);
 
 /** A path inside a build as the ledger lists it: relative, `/`-separated, never leaving the build's folder. */
 const isSafePath = (path: string) =>
