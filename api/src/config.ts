@@ -1,3 +1,4 @@
+import { defaultJudgeSettings, type JudgeSettings } from './judge/judge.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processSecret } from './deletion-requests/email.ts';
@@ -49,7 +50,7 @@ export interface ApiConfig {
    * What the release watch needs before it decides: views from RELEASE_WATCH_MIN_NETWORKS client networks, each network
    * counted for at most RELEASE_WATCH_MAX_PER_NETWORK views of a version an hour.
    */
-  releaseWatch: { minNetworks: number; maxPerNetwork: number };
+  releaseWatch: JudgeSettings & { maxPerNetwork: number };
   /** Days a shared location is kept after its last update. */
   locationRetentionDays: number;
   /** New share-link tokens one client may store a day. */
@@ -88,6 +89,47 @@ function readWebhook(env: NodeJS.ProcessEnv) {
     throw new Error('Each WEBHOOK_SECRET must be at least 32 characters long (openssl rand -hex 32)');
   }
   return { webhookUrl: parsed.href, webhookSecrets: secrets };
+}
+
+/** A number above 0 (a fraction allowed), or a clear error naming the setting. */
+function positive(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a number above 0, got "${value}"`);
+  return parsed;
+}
+
+/** A percentage above 0 and below 100 (`RELEASE_WATCH_CONFIDENCE=99.9`), as a share. */
+function percentage(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!(parsed > 0 && parsed < 100)) throw new Error(`${name} must be a percentage between 0 and 100, got "${value}"`);
+  return parsed / 100;
+}
+
+/** The release judge's settings (docs/configuration.md): each RELEASE_WATCH_* over its default. */
+export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { maxPerNetwork: number } {
+  const d = defaultJudgeSettings;
+  const share = (name: string, fallback: number) => percentage(env[name], name, fallback * 100);
+  return {
+    ...d,
+    minNetworks: integer(env.RELEASE_WATCH_MIN_NETWORKS, d.minNetworks),
+    maxPerNetwork: integer(env.RELEASE_WATCH_MAX_PER_NETWORK, 5),
+    setAside: integer(env.RELEASE_WATCH_SET_ASIDE, d.setAside),
+    networkWeight: positive(env.RELEASE_WATCH_NETWORK_WEIGHT, 'RELEASE_WATCH_NETWORK_WEIGHT', d.networkWeight),
+    minErrorNetworks: integer(env.RELEASE_WATCH_MIN_ERROR_NETWORKS, d.minErrorNetworks),
+    confidence: share('RELEASE_WATCH_CONFIDENCE', d.confidence),
+    advanceConfidence: share('RELEASE_WATCH_ADVANCE_CONFIDENCE', d.advanceConfidence),
+    errorMargin: {
+      absolute: share('RELEASE_WATCH_ERROR_MARGIN', d.errorMargin.absolute),
+      relative: positive(env.RELEASE_WATCH_ERROR_MARGIN_RELATIVE, 'RELEASE_WATCH_ERROR_MARGIN_RELATIVE', d.errorMargin.relative * 100) / 100,
+    },
+    minimumEffect: {
+      absolute: share('RELEASE_WATCH_MIN_EFFECT', d.minimumEffect.absolute),
+      relative: positive(env.RELEASE_WATCH_MIN_EFFECT_RELATIVE, 'RELEASE_WATCH_MIN_EFFECT_RELATIVE', d.minimumEffect.relative * 100) / 100,
+    },
+    vitalsMargin: positive(env.RELEASE_WATCH_VITALS_MARGIN, 'RELEASE_WATCH_VITALS_MARGIN', d.vitalsMargin * 100) / 100,
+  };
 }
 
 function integer(value: string | undefined, fallback: number): number {
@@ -178,11 +220,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspac
     ),
     cookieSecrets: readCookieSecrets(env),
     fieldDataPerIp: integer(env.RUM_LIMIT_PER_IP, 60),
-    fieldDataMaxBytes: integer(env.FIELD_DATA_MAX_MB, 1024) * 1024 * 1024,
-    releaseWatch: {
-      minNetworks: integer(env.RELEASE_WATCH_MIN_NETWORKS, 20),
-      maxPerNetwork: integer(env.RELEASE_WATCH_MAX_PER_NETWORK, 5),
-    },
+    fieldDataMaxBytes: positive(env.FIELD_DATA_MAX_MB, 'FIELD_DATA_MAX_MB', 1024) * 1024 * 1024,
+    releaseWatch: readJudgeSettings(env),
     locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
     locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
     ...readWebhook(env),

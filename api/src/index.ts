@@ -8,14 +8,14 @@ export { fieldData, fieldDataRetention, type VersionFigures } from './field-data
 export { shellVersion, type KnownVersion } from './field-data/routes.ts';
 export {
   countsLine,
-  decide,
   defaultRule,
   judgeRelease,
   judgeRollout,
-  minViews,
   waitingFor,
   type Decision,
+  type DecisionRule,
 } from './field-data/decision.ts';
+export { readJudgeSettings } from './config.ts';
 export { ticketCookie, viewTickets, type ViewTickets } from './field-data/tickets.ts';
 export { queueRollbackWebhook, queueRolloutWebhook } from './webhooks/queue.ts';
 export { printable } from './cli/printable.ts';

@@ -189,6 +189,7 @@ async function main(argv: string[]): Promise<number> {
         version,
         since: countedSince,
         maxPerNetwork: config.releaseWatch.maxPerNetwork,
+        reports: true,
       });
       const waiting = waitingFor(counted, config.releaseWatch);
       console.log(`  ${remoteName} ${printable(version)}: ${countsLine(counted)}${waiting ? `; ${waiting}` : ''}`);

@@ -158,7 +158,7 @@ describe.each(backends)('field data on %s', (_name, open) => {
     await beacon('two-1', 'net-two', { view: false, entries: [{ error: 'Boom', count: 4 }] });
     await beacon('three-1', 'net-three', { entries: [{ metric: 'INP', value: 300 }] });
     const since = new Date('2026-11-25T10:00:00.000Z');
-    const counted = await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 });
+    const counted = await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5, reports: true });
     expect(counted).toEqual({
       reports: 54,
       reportNetworks: 33,
@@ -167,12 +167,23 @@ describe.each(backends)('field data on %s', (_name, open) => {
       networks: 3,
       inpP75: 300,
       routes: ['/vendor'],
+      perNetwork: [
+        { views: 5, erred: 0 },
+        { views: 1, erred: 1 },
+        { views: 1, erred: 0, inp: 300 },
+      ],
     });
+    // What the watch reads at each look: the counted views alone, not the reports beside them.
+    expect(await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).not.toHaveProperty(
+      'reports',
+    );
     // The next hour the same network counts again, up to five.
     clock = new Date('2026-11-25T11:05:00.000Z');
     for (let i = 0; i < 8; i++) await beacon(`one-${String(100 + i).padStart(5, '0')}`, 'net-one');
     expect((await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).views).toBe(12);
-    expect((await data.countedFigures({ remote: 'vendor', version: 'v2', since, maxPerNetwork: 5 })).reports).toBe(0);
+    expect(
+      (await data.countedFigures({ remote: 'vendor', version: 'v2', since, maxPerNetwork: 5, reports: true })).reports,
+    ).toBe(0);
     await db.destroy();
   });
 

@@ -4,6 +4,7 @@ import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { isPostgresDb, type Db } from '../db/database.ts';
 import { networkHasher } from './networks.ts';
 import type { FieldErrorTable, FieldHourTable, FieldViewTable } from '../db/schema.ts';
+import type { NetworkEvidence } from '../judge/judge.ts';
 
 const hourMs = 3_600_000;
 /** Raw entries are kept two days, hourly figures ninety. */
@@ -34,13 +35,14 @@ export interface FieldFigures {
 }
 
 /**
- * What a release decision may count of one version over a window: every report received, and the views the site
- * vouched for (a valid ticket, each view once), at most `maxPerNetwork` of them per network and hour.
+ * What a release decision may count of one version over a window: the views the site vouched for (a valid ticket,
+ * each view once), at most `maxPerNetwork` of them per network and hour, per network for the judge; with `reports`,
+ * also every report received and the networks they came from.
  */
 export interface VersionFigures {
-  /** Reports received, whatever they claim, and the networks they came from. */
-  reports: number;
-  reportNetworks: number;
+  /** Reports received, whatever they claim, and the networks they came from (when read). */
+  reports?: number;
+  reportNetworks?: number;
   /** Views counted: ticketed, each once, capped per network and hour. */
   views: number;
   /** Of those, views with at least one error. */
@@ -51,6 +53,8 @@ export interface VersionFigures {
   lcpP75?: number;
   /** The routes the counted views were on. */
   routes: string[];
+  /** What each network brought, as the judge weighs it. */
+  perNetwork: NetworkEvidence[];
 }
 
 const keyOf = (row: { remote: string; version: string; route: string; device?: string }) =>
@@ -472,10 +476,12 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
     },
 
     /**
-     * What a release decision may count of one version since `since` (before `until`, on `routes` when given): the
-     * reports received and their networks, and the views the site vouched for: a valid ticket, each ticket one view
-     * (its first counting beacon), at most `maxPerNetwork` views per network and hour, first come first counted. A
-     * view erred when any beacon of it carried an error. Read in one query of the columns it needs.
+     * What a release decision may count of one version since `since` (before `until`, on `routes` when given): the views
+     * the site vouched for, a valid ticket each, each ticket one view (its first counting beacon), at most
+     * `maxPerNetwork` views per network and hour, first come first counted; a view erred when any beacon of it carried
+     * an error. By SQL aggregates over the ticketed rows alone (an index of their own), so that a look costs what the
+     * real views cost, never the unticketed flood beside them. With `reports`, every report received is counted too (a
+     * scan of the window's rows: for the commands).
      */
     async countedFigures({
       remote,
@@ -484,6 +490,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       until,
       routes,
       maxPerNetwork,
+      reports = false,
     }: {
       remote: string;
       version: string;
@@ -491,70 +498,74 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       until?: Date;
       routes?: string[];
       maxPerNetwork: number;
+      reports?: boolean;
     }): Promise<VersionFigures> {
-      const figures: VersionFigures = {
-        reports: 0,
-        reportNetworks: 0,
-        views: 0,
-        errorViews: 0,
-        networks: 0,
-        routes: [],
-      };
-      if (routes && !routes.length) return figures;
-      const rows = await db
-        .selectFrom('field_views')
-        .select(['id', 'received_at', 'route', 'network', 'ticket', 'counted', 'errors', 'inp', 'lcp', 'weight'])
-        .where(within({ since, until, remote, version, routes }, 0))
-        .orderBy('id')
-        .execute();
-      const reportNetworks = new Set<string>();
-      type View = { network: string; hour: string; route: string; erred: boolean; inp?: number; lcp?: number };
-      const views = new Map<string, View>();
-      const later = new Map<string, Pick<View, 'erred' | 'inp' | 'lcp'>>();
-      for (const row of rows) {
-        figures.reports += row.weight;
-        reportNetworks.add(row.network);
-        if (row.ticket === null) continue;
-        const known = views.get(row.ticket) ?? later.get(row.ticket);
-        if (!known && row.counted) {
-          views.set(row.ticket, {
-            network: row.network,
-            hour: row.received_at.slice(0, 13),
-            route: row.route,
-            erred: false,
-          });
-        } else if (!known) later.set(row.ticket, { erred: false });
-        const view = (views.get(row.ticket) ?? later.get(row.ticket))!;
-        view.erred ||= row.errors > 0;
-        if (row.inp !== null) view.inp = Math.max(view.inp ?? 0, row.inp);
-        if (row.lcp !== null) view.lcp = Math.max(view.lcp ?? 0, row.lcp);
-      }
-      const perNetworkHour = new Map<string, number>();
-      const networks = new Set<string>();
+      const figures: VersionFigures = { views: 0, errorViews: 0, networks: 0, routes: [], perNetwork: [] };
+      if (routes && !routes.length) return { ...figures, ...(reports && { reports: 0, reportNetworks: 0 }) };
+      const where = within({ since, until, remote, version, routes }, 0);
+      const { rows } = await sql<{
+        network: string;
+        route: string;
+        erred: number | string;
+        inp: number | null;
+        lcp: number | null;
+      }>`with tickets as (
+          select ticket,
+            min(case when counted = 1 then id end) as view_id,
+            max(case when errors > 0 then 1 else 0 end) as erred,
+            max(inp) as inp,
+            max(lcp) as lcp
+          from field_views
+          where ticket is not null and ${where}
+          group by ticket
+        ),
+        views as (
+          select t.view_id, v.network, v.route, t.erred, t.inp, t.lcp,
+            row_number() over (partition by v.network, substr(v.received_at, 1, 13) order by t.view_id) as nth
+          from tickets t join field_views v on v.id = t.view_id
+        )
+        select network, route, erred, inp, lcp from views where nth <= ${maxPerNetwork} order by view_id`.execute(db);
+      const networks = new Map<string, NetworkEvidence>();
       const seenRoutes = new Set<string>();
       const inp: number[] = [];
       const lcp: number[] = [];
-      for (const view of views.values()) {
-        const slot = `${view.network}\u0000${view.hour}`;
-        const taken = perNetworkHour.get(slot) ?? 0;
-        if (taken >= maxPerNetwork) continue;
-        perNetworkHour.set(slot, taken + 1);
+      for (const row of rows) {
+        const erred = Number(row.erred) > 0;
+        let network = networks.get(row.network);
+        if (!network) networks.set(row.network, (network = { views: 0, erred: 0 }));
+        network.views += 1;
         figures.views += 1;
-        if (view.erred) figures.errorViews += 1;
-        networks.add(view.network);
-        seenRoutes.add(view.route);
-        if (view.inp !== undefined) inp.push(view.inp);
-        if (view.lcp !== undefined) lcp.push(view.lcp);
+        if (erred) {
+          network.erred += 1;
+          figures.errorViews += 1;
+        }
+        // Each network's first value of each vital: one draw from every network, however many views it brought.
+        if (row.inp !== null) {
+          network.inp ??= Number(row.inp);
+          inp.push(Number(row.inp));
+        }
+        if (row.lcp !== null) {
+          network.lcp ??= Number(row.lcp);
+          lcp.push(Number(row.lcp));
+        }
+        seenRoutes.add(row.route);
       }
-      figures.reportNetworks = reportNetworks.size;
       figures.networks = networks.size;
+      figures.perNetwork = [...networks.values()];
       figures.routes = [...seenRoutes].sort();
       const [inpP75, lcpP75] = [percentile(inp, 0.75), percentile(lcp, 0.75)];
-      return {
-        ...figures,
-        ...(inpP75 === undefined ? {} : { inpP75 }),
-        ...(lcpP75 === undefined ? {} : { lcpP75 }),
-      };
+      if (inpP75 !== undefined) figures.inpP75 = inpP75;
+      if (lcpP75 !== undefined) figures.lcpP75 = lcpP75;
+      if (reports) {
+        const received = await db
+          .selectFrom('field_views')
+          .select([sql<number | string>`coalesce(sum(weight), 0)`.as('reports'), sql<number | string>`count(distinct network)`.as('networks')])
+          .where(where)
+          .executeTakeFirst();
+        figures.reports = Number(received?.reports ?? 0);
+        figures.reportNetworks = Number(received?.networks ?? 0);
+      }
+      return figures;
     },
 
     /**

@@ -144,7 +144,7 @@ async function rolloutCommand(remote: RemoteName, action: string | undefined, re
 /** A rollout's lines, with its cohorts' figures when the site's field data is here to read. */
 async function rolloutStatus(rollout: Rollout) {
   const data = await fieldDataDb();
-  const judged = data && (await judgeRollout(data, judgedOver(rollout), readConfig(process.env, root).releaseWatch));
+  const judged = data && (await judgeRollout(data, judgedOver(rollout), readConfig(process.env, root).releaseWatch, undefined, { reports: true }));
   return rolloutLines(rollout, new Date(), judged);
 }
 
@@ -241,7 +241,9 @@ async function watchLine(remote: RemoteName, records: ReleaseRecord[]) {
   const data = watched && (await fieldDataDb());
   if (!watched || !data) return undefined;
   const config = readConfig(process.env, root);
-  const { next, decision } = await judgeRelease(data, { remote, ...watched }, { ...config.releaseWatch });
+  const { next, decision } = await judgeRelease(data, { remote, ...watched }, config.releaseWatch, undefined, {
+    reports: true,
+  });
   return (
     `  the release watch, since ${watched.since.toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
     `${countsLine(next)}; ${decision.verdict === 'wait' ? decision.why : `${decision.verdict}: ${decision.why}`}`

@@ -118,7 +118,7 @@ describe('forged field data against a release under watch', () => {
     expect(await watch()).toEqual([]);
     expect(liveLegal()).toContain(candidate);
     expect(releasesCommand()).toMatch(
-      /the release watch, since .*: 55 reports from 1 network, 0 views counted from 0 networks; waiting for more visitors: 0 of 20 networks, 0 of 50 counted views/,
+      /the release watch, since .*: 55 reports from 1 network, 0 views counted from 0 networks; waiting for more visitors: counted views from 0 of 20 networks/,
     );
   });
 
@@ -148,8 +148,9 @@ describe('forged field data against a release under watch', () => {
     await flood;
     const [rolled] = await watch();
     expect(rolled).toMatchObject({ remote: 'legal', from: candidate, to: before });
+    // The flood's own ticketed views (five an hour from its network) may land before or after the erring ones.
     expect(rolled!.why).toMatch(
-      /^error rate \d+\.\d% of views \(55 of 60 views with an error\), above the fixed limit/,
+      /^worse \(no baseline: .*\): errors \d+\.\d% of \d+ views erred \(5\d, from 25 networks\): at least [\d.]+% at 99\.9%, above the fixed limit of 5\.0%/,
     );
     expect(liveLegal()).toContain(before);
   }, 120_000);

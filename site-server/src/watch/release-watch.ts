@@ -1,6 +1,6 @@
 // watch/: the release watch: a promoted version that made things worse in the field is rolled back, at the ledger.
 import type { FastifyBaseLogger } from 'fastify';
-import { defaultRule, judgeRelease, queueRollbackWebhook, type Db } from 'api';
+import { defaultRule, judgeRelease, queueRollbackWebhook, type DecisionRule, type Db } from 'api';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, watchRollback, type ReleaseSettings } from '../ledger/switches.ts';
 import { watchedRelease } from '../ledger/records.ts';
@@ -20,8 +20,8 @@ export interface ReleaseWatchOptions {
   log: FastifyBaseLogger;
   /** RELEASE_WATCH_MINUTES: how long after a promote a version is watched. */
   minutes: number;
-  /** RELEASE_WATCH_MIN_NETWORKS and RELEASE_WATCH_MAX_PER_NETWORK (the API's settings). */
-  rule?: { minNetworks: number; maxPerNetwork: number };
+  /** The judge's RELEASE_WATCH_* settings (the API's). */
+  rule?: DecisionRule;
   /** How often the field data is read. */
   intervalMs?: number;
   /** Whether a rollback is told to WEBHOOK_URL. */

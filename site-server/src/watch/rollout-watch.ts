@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type Db } from 'api';
+import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type DecisionRule, type Db } from 'api';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, type ReleaseSettings } from '../ledger/switches.ts';
 import { stepRollout, type RolloutStep } from '../ledger/rollout-steps.ts';
@@ -17,7 +17,7 @@ export interface RolloutWatchOptions {
   settings: ReleaseSettings;
   db: Db;
   log: FastifyBaseLogger;
-  rule?: { minNetworks: number; maxPerNetwork: number };
+  rule?: DecisionRule;
   /** Whether each step is told to WEBHOOK_URL. */
   webhooks: boolean;
   now?: () => Date;

@@ -26,7 +26,7 @@ export async function deployedLegal(second: PromoteOptions = {}) {
   const db: Db = await openMigratedDatabase({ databaseUrl: undefined, dataDir: join(root, 'data') });
   let views = 0;
   /**
-   * A view the site vouched for (its own ticket), from one of 25 networks in turn, received `at` (now by default),
+   * A view the site vouched for (its own ticket), from one of 200 networks in turn, received `at` (now by default),
    * with `errors` errors and an LCP.
    */
   const view = (version: string, errors: number, { at, lcp }: { at?: Date; lcp?: number } = {}) => {
@@ -43,7 +43,7 @@ export async function deployedLegal(second: PromoteOptions = {}) {
         ...(lcp ? [{ metric: 'LCP' as const, value: lcp }] : []),
       ],
       ticket: `t${String(views).padStart(7, '0')}`,
-      network: `network-${views % 25}`,
+      network: `network-${views % 200}`,
     });
   };
   return { settings, db, first, second: secondVersion, view };

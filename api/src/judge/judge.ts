@@ -1,0 +1,343 @@
+import { differenceOfRates, mannWhitney, wilsonBound, zFor } from './stats.ts';
+
+/**
+ * The release judge: a new version's field data against a baseline's (the version before a promote, or the current
+ * version beside a canary), per metric a test and a classification, then one verdict. Pure: figures in, verdict out;
+ * the watch gathers the figures and acts, the simulator (simulate.ts) runs this same code on generated traffic.
+ *
+ * The unit of evidence is the network (an IPv4 /24 or IPv6 /48): each network brings at most a few counted views an
+ * hour and one value of each vital (its median), and before any verdict the judge sets aside, on each side, the
+ * `setAside` networks most in favour of it. So a verdict never rests on what a few networks sent:
+ * - worse (roll back, abort): the canary is worse than the baseline by more than the margin at `confidence`, in a
+ *   one-sided test, with its errors seen from at least `minErrorNetworks` networks;
+ * - not worse (advance, keep): shown not worse by more than the margin at `advanceConfidence` (non-inferiority), for
+ *   the error rate and for each vital with enough values;
+ * - otherwise wait, saying for what.
+ * Error rate: Agresti and Caffo's interval of the difference of the rates of erred views, the margin the larger of
+ * `errorMargin.absolute` and `errorMargin.relative` of the baseline's rate. INP and LCP: Mann-Whitney's test of the
+ * networks' values against the baseline's made `vitalsMargin` worse. Without a baseline (fewer than `minNetworks`
+ * networks), fixed limits: Wilson's interval of the error rate against `fixedLimits.errorRate`; for a vital, of the
+ * share of networks above its limit against 25% (whether its p75 is above the limit).
+ */
+
+export interface JudgeSettings {
+  /** RELEASE_WATCH_MIN_NETWORKS: networks a version's counted views must come from before it is judged. */
+  minNetworks: number;
+  /** RELEASE_WATCH_SET_ASIDE: networks set aside on each side, those most in favour of a verdict. */
+  setAside: number;
+  /**
+   * RELEASE_WATCH_NETWORK_WEIGHT: the most views one network weighs in the error rate over the window judged (its
+   * erred views scaled alike), so that a busy network, or an adversary's over many hours, stays one voice of many.
+   */
+  networkWeight: number;
+  /** RELEASE_WATCH_MIN_ERROR_NETWORKS: distinct networks whose views erred before errors can roll back. */
+  minErrorNetworks: number;
+  /** RELEASE_WATCH_CONFIDENCE: of a "worse" (roll back, abort), one-sided. */
+  confidence: number;
+  /** RELEASE_WATCH_ADVANCE_CONFIDENCE: of a "not worse" (advance), one-sided. */
+  advanceConfidence: number;
+  /**
+   * RELEASE_WATCH_ERROR_MARGIN (percentage points) and _RELATIVE (percent of the baseline's rate), the larger: how
+   * much higher a canary's error rate may be and still be "not worse".
+   */
+  errorMargin: { absolute: number; relative: number };
+  /**
+   * RELEASE_WATCH_MIN_EFFECT (percentage points) and _RELATIVE, the larger: how much higher an error rate must be
+   * shown to be before it is "worse".
+   */
+  minimumEffect: { absolute: number; relative: number };
+  /** RELEASE_WATCH_VITALS_MARGIN: how much slower (a share) INP and LCP may be. */
+  vitalsMargin: number;
+  fixedLimits: { errorRate: number; INP: number; LCP: number };
+}
+
+export const defaultJudgeSettings: JudgeSettings = {
+  minNetworks: 20,
+  setAside: 3,
+  networkWeight: 20,
+  minErrorNetworks: 5,
+  confidence: 0.999,
+  advanceConfidence: 0.9,
+  errorMargin: { absolute: 0.02, relative: 1 },
+  minimumEffect: { absolute: 0.005, relative: 0.25 },
+  vitalsMargin: 0.25,
+  fixedLimits: { errorRate: 0.05, INP: 500, LCP: 4000 },
+};
+
+/** What one network brought of a version: counted views, how many erred, its median INP and LCP where it had any. */
+export interface NetworkEvidence {
+  views: number;
+  erred: number;
+  inp?: number;
+  lcp?: number;
+}
+
+export type Metric = 'errors' | 'INP' | 'LCP';
+export type Classification = 'worse' | 'not worse' | 'inconclusive' | 'no data';
+
+export interface MetricVerdict {
+  metric: Metric;
+  classification: Classification;
+  /** The test and its figures, in a phrase: "+0.3 pp, at most +0.9 pp at 95% (margin 1.0 pp)". */
+  says: string;
+}
+
+export interface Verdict {
+  verdict: 'wait' | 'keep' | 'roll back';
+  why: string;
+  metrics: MetricVerdict[];
+}
+
+/** How a verdict names its baseline: the version before a promote, or the current one beside a canary. */
+export interface Baseline {
+  /** After a figure: "against 0.4% before". */
+  than: string;
+  /** As a subject: "the version before has 3 networks". */
+  name: string;
+}
+export const versionBefore: Baseline = { than: 'before', name: 'the version before' };
+export const currentVersion: Baseline = { than: 'on the current version', name: 'the current version' };
+
+/** 12,345: thousands apart, as the CLIs print them (without Intl, which the simulator would pay for at every look). */
+const number = (value: number) => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+const points = (share: number) => `${share >= 0 ? '+' : '-'}${Math.abs(share * 100).toFixed(1)} pp`;
+const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
+const confidenceText = (confidence: number) => `${Number((confidence * 100).toFixed(1))}%`;
+
+/** A network as the error rate weighs it: at most `weight` views, its erred views scaled alike. */
+const weighed = (network: NetworkEvidence, weight: number) =>
+  network.views > weight ? { views: weight, erred: (network.erred * weight) / network.views } : network;
+
+/** The `count` networks that score highest, in one pass that keeps the few highest as it goes. */
+function highest(networks: NetworkEvidence[], count: number, score: (network: NetworkEvidence) => number) {
+  const top: { score: number; network: NetworkEvidence }[] = [];
+  if (count <= 0) return new Set<NetworkEvidence>();
+  for (const network of networks) {
+    const value = score(network);
+    if (top.length < count) top.push({ score: value, network });
+    else {
+      let lowest = 0;
+      for (let t = 1; t < top.length; t += 1) if (top[t]!.score < top[lowest]!.score) lowest = t;
+      if (value > top[lowest]!.score) top[lowest] = { score: value, network };
+    }
+  }
+  return new Set(top.map((entry) => entry.network));
+}
+
+// What pulls an error rate up (many erred views) and down (many clean views).
+const byErrors = (network: NetworkEvidence) => network.erred * 1e6 - network.views;
+const byCleanViews = (network: NetworkEvidence) => (network.views - network.erred) * 1e6 - network.erred;
+
+/**
+ * Views, erred views and erring networks, each network weighed at most `weight` views, once the `count` networks that
+ * pull the rate up most and the `count` that pull it down most are set aside: what a few networks sent, at either end,
+ * moves neither test.
+ */
+function trimmedTotals(networks: NetworkEvidence[], count: number, weight: number) {
+  const weighted = networks.map((network) => weighed(network, weight));
+  const up = highest(weighted, count, byErrors);
+  const down = highest(
+    weighted.filter((network) => !up.has(network)),
+    count,
+    byCleanViews,
+  );
+  let [views, erred, erring] = [0, 0, 0];
+  for (const network of weighted) {
+    if (up.has(network) || down.has(network)) continue;
+    views += network.views;
+    erred += network.erred;
+    if (network.erred > 0) erring += 1;
+  }
+  return { views, erred, erring };
+}
+
+function totals(networks: NetworkEvidence[]) {
+  let [views, erred, erring] = [0, 0, 0];
+  for (const network of networks) {
+    views += network.views;
+    erred += network.erred;
+    if (network.erred > 0) erring += 1;
+  }
+  return { views, erred, erring };
+}
+
+function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvidence[], settings: JudgeSettings) {
+  const k = settings.setAside;
+  const [zWorse, zFine] = [zFor(settings.confidence), zFor(settings.advanceConfidence)];
+  const margin = ({ absolute, relative }: { absolute: number; relative: number }, rate: number) =>
+    Math.max(absolute, relative * rate);
+  const c = trimmedTotals(canary, k, settings.networkWeight);
+  const b = trimmedTotals(baseline, k, settings.networkWeight);
+  const { difference, se } = differenceOfRates({ events: c.erred, trials: c.views }, { events: b.erred, trials: b.views });
+  const baseRate = b.views ? b.erred / b.views : 0;
+  const [worseMargin, fineMargin] = [margin(settings.minimumEffect, baseRate), margin(settings.errorMargin, baseRate)];
+  const [lower, upper] = [difference - zWorse * se, difference + zFine * se];
+  const all = { c: totals(canary), b: totals(baseline) };
+  const rates =
+    `${percent(all.c.views ? all.c.erred / all.c.views : 0)} of ${plural(all.c.views, 'view')} erred ` +
+    `(${number(all.c.erred)}, from ${plural(all.c.erring, 'network')}) against ` +
+    `${percent(all.b.views ? all.b.erred / all.b.views : 0)} (${number(all.b.erred)} of ${number(all.b.views)})`;
+  if (lower > worseMargin && c.erring >= settings.minErrorNetworks) {
+    return {
+      classification: 'worse' as const,
+      says:
+        `${rates}: at least ${points(lower)} at ${confidenceText(settings.confidence)}, above the minimum effect of ` +
+        `${points(worseMargin)} (errors from ${plural(c.erring, 'network')} once the ${k} at each end were set aside)`,
+    };
+  }
+  if (upper < fineMargin) {
+    return {
+      classification: 'not worse' as const,
+      says: `${rates}: at most ${points(upper)} at ${confidenceText(settings.advanceConfidence)}, within the margin of ${points(fineMargin)}`,
+    };
+  }
+  const short =
+    lower > worseMargin
+      ? `; errors from ${c.erring} of ${settings.minErrorNetworks} networks needed to roll back`
+      : '';
+  return {
+    classification: 'inconclusive' as const,
+    says: `${rates}: between ${points(lower)} and ${points(upper)}, the margin ${points(fineMargin)}${short}`,
+  };
+}
+
+function errorsAgainstLimit(canary: NetworkEvidence[], settings: JudgeSettings) {
+  const k = settings.setAside;
+  const limit = settings.fixedLimits.errorRate;
+  const worse = trimmedTotals(canary, k, settings.networkWeight);
+  const lower = wilsonBound(worse.erred, worse.views, -zFor(settings.confidence));
+  const upper = wilsonBound(worse.erred, worse.views, zFor(settings.advanceConfidence));
+  const all = totals(canary);
+  const rate = `${percent(all.views ? all.erred / all.views : 0)} of ${plural(all.views, 'view')} erred (${number(all.erred)}, from ${plural(all.erring, 'network')})`;
+  if (lower > limit && worse.erring >= settings.minErrorNetworks) {
+    return {
+      classification: 'worse' as const,
+      says: `${rate}: at least ${percent(lower)} at ${confidenceText(settings.confidence)}, above the fixed limit of ${percent(limit)}`,
+    };
+  }
+  if (upper < limit) {
+    return {
+      classification: 'not worse' as const,
+      says: `${rate}: at most ${percent(upper)} at ${confidenceText(settings.advanceConfidence)}, within the fixed limit of ${percent(limit)}`,
+    };
+  }
+  return {
+    classification: 'inconclusive' as const,
+    says: `${rate}: between ${percent(lower)} and ${percent(upper)}, the fixed limit ${percent(limit)}`,
+  };
+}
+
+/** The networks' values of a vital, sorted ascending. */
+const valuesOf = (networks: NetworkEvidence[], vital: 'inp' | 'lcp') => {
+  const values: number[] = [];
+  for (const network of networks) {
+    const value = network[vital];
+    if (value !== undefined) values.push(value);
+  }
+  return Float64Array.from(values).sort();
+};
+
+/** Sorted `values` without the `count` largest and the `count` smallest. */
+const trimmed = (values: Float64Array, count: number) =>
+  values.subarray(Math.min(count, values.length), Math.max(Math.min(count, values.length), values.length - count));
+
+const median = (sorted: Float64Array) => (sorted.length ? sorted[(sorted.length - 1) >> 1]! : 0);
+
+function vitalAgainstBaseline(
+  metric: 'INP' | 'LCP',
+  canary: NetworkEvidence[],
+  baseline: NetworkEvidence[],
+  settings: JudgeSettings,
+) {
+  const key = metric === 'INP' ? 'inp' : 'lcp';
+  const [c, b] = [valuesOf(canary, key), valuesOf(baseline, key)];
+  const k = settings.setAside;
+  const slower = 1 + settings.vitalsMargin;
+  const bSlower = b.map((value) => value * slower);
+  const worse = mannWhitney(trimmed(c, k), trimmed(bSlower, k));
+  const medians = `median of the networks' values ${Math.round(median(c))} ms against ${Math.round(median(b))} ms`;
+  const test = (z: number, confidence: number) =>
+    `Mann-Whitney against the baseline ${Math.round(settings.vitalsMargin * 100)}% slower, z ${z.toFixed(2)} at ` +
+    `${confidenceText(confidence)} one-sided (${plural(c.length, 'network')} with a value)`;
+  if (worse.z > zFor(settings.confidence)) {
+    return { classification: 'worse' as const, says: `${medians}, slower by more than the margin: ${test(worse.z, settings.confidence)}` };
+  }
+  if (worse.z < -zFor(settings.advanceConfidence)) {
+    return { classification: 'not worse' as const, says: `${medians}, within the margin: ${test(worse.z, settings.advanceConfidence)}` };
+  }
+  return {
+    classification: 'inconclusive' as const,
+    says: `${medians}, neither shown: ${test(worse.z, settings.confidence)}`,
+  };
+}
+
+function vitalAgainstLimit(metric: 'INP' | 'LCP', canary: NetworkEvidence[], settings: JudgeSettings) {
+  const limit = settings.fixedLimits[metric];
+  const values = valuesOf(canary, metric === 'INP' ? 'inp' : 'lcp');
+  const k = settings.setAside;
+  const above = (list: Float64Array) => list.reduce((sum, value) => sum + (value > limit ? 1 : 0), 0);
+  const kept = trimmed(values, k);
+  const lower = wilsonBound(above(kept), kept.length, -zFor(settings.confidence));
+  const upper = wilsonBound(above(kept), kept.length, zFor(settings.advanceConfidence));
+  const share = `${percent(values.length ? above(values) / values.length : 0)} of ${plural(values.length, 'network')} above ${limit} ms`;
+  if (lower > 0.25) {
+    return { classification: 'worse' as const, says: `${share}: p75 above the fixed limit (at least ${percent(lower)} above it at ${confidenceText(settings.confidence)})` };
+  }
+  if (upper < 0.25) {
+    return { classification: 'not worse' as const, says: `${share}: p75 within the fixed limit (at most ${percent(upper)} above it at ${confidenceText(settings.advanceConfidence)})` };
+  }
+  return { classification: 'inconclusive' as const, says: `${share}: neither shown` };
+}
+
+const networksWith = (networks: NetworkEvidence[], key: 'inp' | 'lcp') =>
+  networks.reduce((count, network) => count + (network[key] === undefined ? 0 : 1), 0);
+
+/** The judge's verdict on `next` against `baseline`, each metric's test and classification with it. */
+export function judge(
+  next: NetworkEvidence[],
+  baseline: NetworkEvidence[],
+  settings: JudgeSettings = defaultJudgeSettings,
+  named: Baseline = versionBefore,
+): Verdict {
+  if (next.length < settings.minNetworks) {
+    return {
+      verdict: 'wait',
+      why: `waiting for more visitors: counted views from ${next.length} of ${settings.minNetworks} networks`,
+      metrics: [],
+    };
+  }
+  const hasBaseline = baseline.length >= settings.minNetworks;
+  const metrics: MetricVerdict[] = [
+    { metric: 'errors', ...(hasBaseline ? errorsAgainstBaseline(next, baseline, settings) : errorsAgainstLimit(next, settings)) },
+  ];
+  for (const metric of ['INP', 'LCP'] as const) {
+    const key = metric === 'INP' ? 'inp' : 'lcp';
+    const enough = networksWith(next, key) >= settings.minNetworks;
+    const compared = hasBaseline && networksWith(baseline, key) >= settings.minNetworks;
+    if (!enough) {
+      metrics.push({
+        metric,
+        classification: 'no data',
+        says: `values from ${networksWith(next, key)} of ${settings.minNetworks} networks`,
+      });
+    } else {
+      metrics.push({
+        metric,
+        ...(compared ? vitalAgainstBaseline(metric, next, baseline, settings) : vitalAgainstLimit(metric, next, settings)),
+      });
+    }
+  }
+  const against = hasBaseline
+    ? named.than
+    : `(no baseline: ${named.name} has counted views from ${plural(baseline.length, 'network')}, so the fixed limits apply)`;
+  const line = (list: MetricVerdict[]) => list.map((m) => `${m.metric} ${m.says}`).join('; ');
+  const worse = metrics.filter((m) => m.classification === 'worse');
+  if (worse.length) return { verdict: 'roll back', why: `worse ${against}: ${line(worse)}`, metrics };
+  const open = metrics.filter((m) => m.classification === 'inconclusive');
+  if (open.length) {
+    return { verdict: 'wait', why: `waiting for evidence that it is not worse ${against}: ${line(open)}`, metrics };
+  }
+  const shown = metrics.filter((m) => m.classification === 'not worse');
+  return { verdict: 'keep', why: `not worse ${against}: ${line(shown)}`, metrics };
+}
