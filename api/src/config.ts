@@ -122,11 +122,21 @@ export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { max
     advanceConfidence: share('RELEASE_WATCH_ADVANCE_CONFIDENCE', d.advanceConfidence),
     errorMargin: {
       absolute: share('RELEASE_WATCH_ERROR_MARGIN', d.errorMargin.absolute),
-      relative: positive(env.RELEASE_WATCH_ERROR_MARGIN_RELATIVE, 'RELEASE_WATCH_ERROR_MARGIN_RELATIVE', d.errorMargin.relative * 100) / 100,
+      relative:
+        positive(
+          env.RELEASE_WATCH_ERROR_MARGIN_RELATIVE,
+          'RELEASE_WATCH_ERROR_MARGIN_RELATIVE',
+          d.errorMargin.relative * 100,
+        ) / 100,
     },
     minimumEffect: {
       absolute: share('RELEASE_WATCH_MIN_EFFECT', d.minimumEffect.absolute),
-      relative: positive(env.RELEASE_WATCH_MIN_EFFECT_RELATIVE, 'RELEASE_WATCH_MIN_EFFECT_RELATIVE', d.minimumEffect.relative * 100) / 100,
+      relative:
+        positive(
+          env.RELEASE_WATCH_MIN_EFFECT_RELATIVE,
+          'RELEASE_WATCH_MIN_EFFECT_RELATIVE',
+          d.minimumEffect.relative * 100,
+        ) / 100,
     },
     vitalsMargin: positive(env.RELEASE_WATCH_VITALS_MARGIN, 'RELEASE_WATCH_VITALS_MARGIN', d.vitalsMargin * 100) / 100,
   };

@@ -87,7 +87,7 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
     new RegExp(
-      `${broken}\\s+forced: the watch journey .*; rolled back by the release watch: error rate \\d+\\.\\d% of views \\(\\d+ of \\d+ views with an error\\)`,
+      `${broken}\\s+forced: the watch journey .*; rolled back by the release watch: worse .*: errors \\d+\\.\\d% of \\d+ views erred \\(\\d+, from \\d+ networks\\)`,
     ),
   );
   expect(printed).toMatch(new RegExp(`\\* ${previous} .*\\(live\\)`));
@@ -96,7 +96,7 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   expect(receiver!.received[0]!.problem).toBeUndefined();
   expect(receiver!.received[0]!.event).toMatchObject({
     type: 'release.rolled_back',
-    release: { remote: 'legal', from: broken, to: previous, reason: expect.stringMatching(/^error rate/) },
+    release: { remote: 'legal', from: broken, to: previous, reason: expect.stringMatching(/^worse .*: errors /) },
   });
 
   // The next visitor gets the previous version: no click breaks the page now.

@@ -208,7 +208,7 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
   expect(liveLegal()).toBe(current);
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
-    new RegExp(`${broken}\\s+forced: .*; rollout aborted at 5% by the release watch: error rate`),
+    new RegExp(`${broken}\\s+forced: .*; rollout aborted at 5% by the release watch: worse .*: errors`),
   );
   await expect.poll(() => receiver!.received.map(({ event }) => event.type)).toContain('rollout.aborted');
   const aborted = receiver!.received.find(({ event }) => event.type === 'rollout.aborted')!;
@@ -246,7 +246,8 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
     'again',
   ]);
   const stages: number[] = [];
-  // Canary visitors until the rollout is over: each stage needs 50 counted views from 20 networks, and its 15 s.
+  // Canary visitors until the rollout is over: each stage needs counted views from 20 networks that show it not worse
+  // (with no current visitors in the stage, within the fixed limits: about two views a network), and its 15 s.
   const context = await visitor(browser, 1);
   const page = await context.newPage();
   for (let view = 0; view < 240 && rollout(); view++) {

@@ -158,7 +158,13 @@ describe.each(backends)('field data on %s', (_name, open) => {
     await beacon('two-1', 'net-two', { view: false, entries: [{ error: 'Boom', count: 4 }] });
     await beacon('three-1', 'net-three', { entries: [{ metric: 'INP', value: 300 }] });
     const since = new Date('2026-11-25T10:00:00.000Z');
-    const counted = await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5, reports: true });
+    const counted = await data.countedFigures({
+      remote: 'vendor',
+      version: 'v1',
+      since,
+      maxPerNetwork: 5,
+      reports: true,
+    });
     expect(counted).toEqual({
       reports: 54,
       reportNetworks: 33,

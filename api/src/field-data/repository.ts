@@ -559,7 +559,10 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       if (reports) {
         const received = await db
           .selectFrom('field_views')
-          .select([sql<number | string>`coalesce(sum(weight), 0)`.as('reports'), sql<number | string>`count(distinct network)`.as('networks')])
+          .select([
+            sql<number | string>`coalesce(sum(weight), 0)`.as('reports'),
+            sql<number | string>`count(distinct network)`.as('networks'),
+          ])
           .where(where)
           .executeTakeFirst();
         figures.reports = Number(received?.reports ?? 0);

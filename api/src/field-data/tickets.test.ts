@@ -24,8 +24,10 @@ describe('view tickets', () => {
     expect(new Set(nonces).size).toBe(nonces.length);
   });
 
-  it('are good for the same remote and version only, within their hour', () => {
+  it('are good for the same remote, version and route only, within their hour', () => {
     const { value } = tickets.issue(view, { now });
+    // A ticket of one route of a remote counts no view of another of its routes.
+    expect(tickets.read(value, { ...view, route: '/terms' }, now)).toBeUndefined();
     expect(tickets.read(value, { ...view, version: '20261126.111500123-00000000' }, now)).toBeUndefined();
     expect(tickets.read(value, { ...view, remote: 'vendor' }, now)).toBeUndefined();
     expect(tickets.read(value, view, now + ticketLifetimeSeconds * 1000)).toBeDefined();

@@ -63,10 +63,11 @@ export function viewTickets(secrets: string[]) {
     },
 
     /**
-     * The nonce of `value` when it is a ticket these secrets signed, for this remote and version, issued within its
-     * lifetime (and not in the future); undefined for anything else: forged, expired, another remote or version.
+     * The nonce of `value` when it is a ticket these secrets signed, for this remote, version and route, issued within
+     * its lifetime (and not in the future); undefined for anything else: forged, expired, another remote, version or
+     * route (a ticket of `/` does not count a view of `/test`: the sender does not choose what a version is judged on).
      */
-    read(value: string | undefined, { remote, version }: Omit<TicketFields, 'route'>, now = Date.now()) {
+    read(value: string | undefined, { remote, version, route }: TicketFields, now = Date.now()) {
       if (!value || value.length > 600) return undefined;
       const [payload, signature, ...rest] = value.split('.');
       if (!payload || !signature || rest.length) return undefined;
@@ -83,8 +84,8 @@ export function viewTickets(secrets: string[]) {
         return undefined;
       }
       if (!Array.isArray(fields) || fields.length !== 5) return undefined;
-      const [ticketRemote, ticketVersion, , issued, nonce] = fields as unknown[];
-      if (ticketRemote !== remote || ticketVersion !== version) return undefined;
+      const [ticketRemote, ticketVersion, ticketRoute, issued, nonce] = fields as unknown[];
+      if (ticketRemote !== remote || ticketVersion !== version || ticketRoute !== route) return undefined;
       if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{8}$/.test(nonce)) return undefined;
       const age = now / 1000 - issued;
       if (age < -60 || age > ticketLifetimeSeconds) return undefined;

@@ -5,7 +5,12 @@ import { differenceOfRates, mannWhitney, normalCdf, wilsonBound, zFor } from './
 /** `count` networks of `views` views each, `erring` of them with one erred view; vitals from `value(i)`. */
 const networks = (
   count: number,
-  { views = 5, erring = 0, inp, lcp }: { views?: number; erring?: number; inp?: (i: number) => number; lcp?: (i: number) => number } = {},
+  {
+    views = 5,
+    erring = 0,
+    inp,
+    lcp,
+  }: { views?: number; erring?: number; inp?: (i: number) => number; lcp?: (i: number) => number } = {},
 ): NetworkEvidence[] =>
   Array.from({ length: count }, (_, i) => ({
     views,
@@ -41,7 +46,10 @@ describe('the statistics the judge rests on', () => {
 describe('the release judge', () => {
   it('waits for counted views from RELEASE_WATCH_MIN_NETWORKS networks, and says so', () => {
     const verdict = judge(networks(19, { erring: 19 }), networks(500));
-    expect(verdict).toMatchObject({ verdict: 'wait', why: 'waiting for more visitors: counted views from 19 of 20 networks' });
+    expect(verdict).toMatchObject({
+      verdict: 'wait',
+      why: 'waiting for more visitors: counted views from 19 of 20 networks',
+    });
   });
 
   it('does not roll back for one erred view from one network, however few views there are', () => {
@@ -78,18 +86,34 @@ describe('the release judge', () => {
   });
 
   it('keeps a canary shown not worse (non-inferiority), and waits while it is not shown, saying for what', () => {
-    const keep = judge(networks(300, { erring: 3 }), networks(3000, { erring: 30 }), defaultJudgeSettings, currentVersion);
+    const keep = judge(
+      networks(300, { erring: 3 }),
+      networks(3000, { erring: 30 }),
+      defaultJudgeSettings,
+      currentVersion,
+    );
     expect(keep.verdict).toBe('keep');
-    expect(keep.why).toMatch(/^not worse on the current version: errors 0\.2% of 1,500 views .* at most [+-][\d.]+ pp at 90%, within the margin of \+2\.0 pp$/);
-    const few = judge(networks(25, { views: 1, erring: 1 }), networks(3000, { erring: 30 }), defaultJudgeSettings, currentVersion);
+    expect(keep.why).toMatch(
+      /^not worse on the current version: errors 0\.2% of 1,500 views .* at most [+-][\d.]+ pp at 90%, within the margin of \+2\.0 pp$/,
+    );
+    const few = judge(
+      networks(25, { views: 1, erring: 1 }),
+      networks(3000, { erring: 30 }),
+      defaultJudgeSettings,
+      currentVersion,
+    );
     expect(few.verdict).toBe('wait');
-    expect(few.why).toMatch(/^waiting for evidence that it is not worse on the current version: errors .* between -[\d.]+ pp and \+[\d.]+ pp, the margin \+2\.0 pp$/);
+    expect(few.why).toMatch(
+      /^waiting for evidence that it is not worse on the current version: errors .* between -[\d.]+ pp and \+[\d.]+ pp, the margin \+2\.0 pp$/,
+    );
   });
 
   it('rolls back an INP slower by half from many networks (Mann-Whitney), not one within the margin', () => {
     const slow = judge(networks(300, { inp: spread(300) }), networks(3000, { inp: spread(200) }));
     expect(slow.verdict).toBe('roll back');
-    expect(slow.why).toMatch(/INP median of the networks' values \d+ ms against \d+ ms, slower by more than the margin: Mann-Whitney/);
+    expect(slow.why).toMatch(
+      /INP median of the networks' values \d+ ms against \d+ ms, slower by more than the margin: Mann-Whitney/,
+    );
     const same = judge(networks(300, { inp: spread(200) }), networks(3000, { inp: spread(200) }));
     expect(same.verdict).toBe('keep');
   });
@@ -102,7 +126,9 @@ describe('the release judge', () => {
   it('without a baseline, judges against the fixed limits', () => {
     const erring = judge(networks(200, { views: 1, erring: 40 }), networks(3));
     expect(erring.verdict).toBe('roll back');
-    expect(erring.why).toMatch(/^worse \(no baseline: the version before has counted views from 3 networks, so the fixed limits apply\): errors 20\.0% .* above the fixed limit of 5\.0%/);
+    expect(erring.why).toMatch(
+      /^worse \(no baseline: the version before has counted views from 3 networks, so the fixed limits apply\): errors 20\.0% .* above the fixed limit of 5\.0%/,
+    );
     expect(judge(networks(200, { views: 1 }), []).verdict).toBe('keep');
   });
 });

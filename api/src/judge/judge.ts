@@ -169,7 +169,10 @@ function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvide
     Math.max(absolute, relative * rate);
   const c = trimmedTotals(canary, k, settings.networkWeight);
   const b = trimmedTotals(baseline, k, settings.networkWeight);
-  const { difference, se } = differenceOfRates({ events: c.erred, trials: c.views }, { events: b.erred, trials: b.views });
+  const { difference, se } = differenceOfRates(
+    { events: c.erred, trials: c.views },
+    { events: b.erred, trials: b.views },
+  );
   const baseRate = b.views ? b.erred / b.views : 0;
   const [worseMargin, fineMargin] = [margin(settings.minimumEffect, baseRate), margin(settings.errorMargin, baseRate)];
   const [lower, upper] = [difference - zWorse * se, difference + zFine * se];
@@ -193,9 +196,7 @@ function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvide
     };
   }
   const short =
-    lower > worseMargin
-      ? `; errors from ${c.erring} of ${settings.minErrorNetworks} networks needed to roll back`
-      : '';
+    lower > worseMargin ? `; errors from ${c.erring} of ${settings.minErrorNetworks} networks needed to roll back` : '';
   return {
     classification: 'inconclusive' as const,
     says: `${rates}: between ${points(lower)} and ${points(upper)}, the margin ${points(fineMargin)}${short}`,
@@ -261,10 +262,16 @@ function vitalAgainstBaseline(
     `Mann-Whitney against the baseline ${Math.round(settings.vitalsMargin * 100)}% slower, z ${z.toFixed(2)} at ` +
     `${confidenceText(confidence)} one-sided (${plural(c.length, 'network')} with a value)`;
   if (worse.z > zFor(settings.confidence)) {
-    return { classification: 'worse' as const, says: `${medians}, slower by more than the margin: ${test(worse.z, settings.confidence)}` };
+    return {
+      classification: 'worse' as const,
+      says: `${medians}, slower by more than the margin: ${test(worse.z, settings.confidence)}`,
+    };
   }
   if (worse.z < -zFor(settings.advanceConfidence)) {
-    return { classification: 'not worse' as const, says: `${medians}, within the margin: ${test(worse.z, settings.advanceConfidence)}` };
+    return {
+      classification: 'not worse' as const,
+      says: `${medians}, within the margin: ${test(worse.z, settings.advanceConfidence)}`,
+    };
   }
   return {
     classification: 'inconclusive' as const,
@@ -282,10 +289,16 @@ function vitalAgainstLimit(metric: 'INP' | 'LCP', canary: NetworkEvidence[], set
   const upper = wilsonBound(above(kept), kept.length, zFor(settings.advanceConfidence));
   const share = `${percent(values.length ? above(values) / values.length : 0)} of ${plural(values.length, 'network')} above ${limit} ms`;
   if (lower > 0.25) {
-    return { classification: 'worse' as const, says: `${share}: p75 above the fixed limit (at least ${percent(lower)} above it at ${confidenceText(settings.confidence)})` };
+    return {
+      classification: 'worse' as const,
+      says: `${share}: p75 above the fixed limit (at least ${percent(lower)} above it at ${confidenceText(settings.confidence)})`,
+    };
   }
   if (upper < 0.25) {
-    return { classification: 'not worse' as const, says: `${share}: p75 within the fixed limit (at most ${percent(upper)} above it at ${confidenceText(settings.advanceConfidence)})` };
+    return {
+      classification: 'not worse' as const,
+      says: `${share}: p75 within the fixed limit (at most ${percent(upper)} above it at ${confidenceText(settings.advanceConfidence)})`,
+    };
   }
   return { classification: 'inconclusive' as const, says: `${share}: neither shown` };
 }
@@ -309,7 +322,10 @@ export function judge(
   }
   const hasBaseline = baseline.length >= settings.minNetworks;
   const metrics: MetricVerdict[] = [
-    { metric: 'errors', ...(hasBaseline ? errorsAgainstBaseline(next, baseline, settings) : errorsAgainstLimit(next, settings)) },
+    {
+      metric: 'errors',
+      ...(hasBaseline ? errorsAgainstBaseline(next, baseline, settings) : errorsAgainstLimit(next, settings)),
+    },
   ];
   for (const metric of ['INP', 'LCP'] as const) {
     const key = metric === 'INP' ? 'inp' : 'lcp';
@@ -324,7 +340,9 @@ export function judge(
     } else {
       metrics.push({
         metric,
-        ...(compared ? vitalAgainstBaseline(metric, next, baseline, settings) : vitalAgainstLimit(metric, next, settings)),
+        ...(compared
+          ? vitalAgainstBaseline(metric, next, baseline, settings)
+          : vitalAgainstLimit(metric, next, settings)),
       });
     }
   }

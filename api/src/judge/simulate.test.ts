@@ -18,7 +18,9 @@ describe('the release judge on simulated traffic', { timeout: 300_000 }, () => {
     expect(simulateRow('errors', 6, { ...defaultTraffic, canaryExtraErrors: 0.03 }, defaultPlan).ends).toEqual({
       aborted: 6,
     });
-    expect(simulateRow('slower', 6, { ...defaultTraffic, canarySlower: 1.5 }, defaultPlan).ends).toEqual({ aborted: 6 });
+    expect(simulateRow('slower', 6, { ...defaultTraffic, canarySlower: 1.5 }, defaultPlan).ends).toEqual({
+      aborted: 6,
+    });
   });
 
   it('lets an adversary with three networks change no outcome of equal versions, whatever it plays', () => {

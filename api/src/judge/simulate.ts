@@ -185,7 +185,13 @@ export function simulateRun(
         const network = networkCount + (adversaryTurn % adversary!.networks);
         adversaryTurn += 1;
         const into = adversaryOnCanary ? canary : current;
-        into?.add(network, Math.floor(nextAdversary / 60), erringAdversary, erringAdversary ? 60_000 : 8, erringAdversary ? 60_000 : 300);
+        into?.add(
+          network,
+          Math.floor(nextAdversary / 60),
+          erringAdversary,
+          erringAdversary ? 60_000 : 8,
+          erringAdversary ? 60_000 : 300,
+        );
         nextAdversary += adversaryEvery;
       }
       const hour = Math.floor(minute / 60);
@@ -209,7 +215,7 @@ export function simulateRun(
     const next = new Cohort(plan.maxPerNetwork);
     // After the promote everyone has the new version: the adversary's views go to it whatever it plays.
     const onNext = (minutes: number) => visit(minutes, 100, next, next);
-    for (let watched = 0; watched < plan.watchMinutes; ) {
+    for (let watched = 0; watched < plan.watchMinutes;) {
       const step = Math.min(plan.lookMinutes, plan.watchMinutes - watched);
       onNext(step);
       watched += step;
@@ -222,7 +228,7 @@ export function simulateRun(
 
   const onTime: boolean[] = [];
   const started = 0;
-  for (let stage = 0; stage < plan.stages.length - 1; ) {
+  for (let stage = 0; stage < plan.stages.length - 1;) {
     const canary = new Cohort(plan.maxPerNetwork);
     const current = new Cohort(plan.maxPerNetwork);
     const stageStart = minute;

@@ -134,26 +134,41 @@ export const rolloutsFile = (manifestFile: string) =>
 const isShare = (value: unknown): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100;
 
-/** A rollout as read from a file or a row: undefined for anything that is not one. */
-export function asRollout(value: unknown): Rollout | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
+const isTime = (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value));
+
+/**
+ * Why a value read from a file or a row is not a rollout, or undefined when it is one: every field of its type, its
+ * times real times, its stages rising to 100. An entry that is not one is passed over for its remote alone (the
+ * others' rollouts go on), rather than stopping every look of the watch at its first use.
+ */
+export function rolloutProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'not an object';
   const rollout = value as Rollout;
-  const valid =
-    typeof rollout.remote === 'string' &&
-    isRemoteName(rollout.remote) &&
-    typeof rollout.version === 'string' &&
-    isVersionName(rollout.version) &&
-    typeof rollout.current === 'string' &&
-    typeof rollout.entry === 'string' &&
-    Array.isArray(rollout.stages) &&
-    rollout.stages.every(isShare) &&
-    Number.isInteger(rollout.stage) &&
-    rollout.stage >= 0 &&
-    rollout.stage < rollout.stages.length &&
-    typeof rollout.stageMinutes === 'number' &&
-    typeof rollout.stageSince === 'string' &&
-    typeof rollout.pausedMs === 'number';
-  return valid ? rollout : undefined;
+  if (typeof rollout.remote !== 'string' || !isRemoteName(rollout.remote)) return 'remote is not a remote of the site';
+  if (typeof rollout.version !== 'string' || !isVersionName(rollout.version)) return 'version is not a version name';
+  if (typeof rollout.current !== 'string' || !rollout.current) return 'current is not a version';
+  if (typeof rollout.entry !== 'string') return 'entry is not an address';
+  if (!Array.isArray(rollout.stages) || !rollout.stages.every(isShare)) return 'stages are not shares of 1-100%';
+  if (
+    rollout.stages.some((share, index) => index > 0 && share <= rollout.stages[index - 1]!) ||
+    rollout.stages.at(-1) !== 100
+  ) {
+    return 'stages do not rise to 100%';
+  }
+  if (!Number.isInteger(rollout.stage) || rollout.stage < 0 || rollout.stage >= rollout.stages.length) {
+    return 'stage is not one of its stages';
+  }
+  if (typeof rollout.stageMinutes !== 'number' || !(rollout.stageMinutes > 0)) return 'stageMinutes is not above 0';
+  if (!isTime(rollout.stageSince)) return 'stageSince is not a time';
+  if (rollout.pausedAt !== undefined && !isTime(rollout.pausedAt)) return 'pausedAt is not a time';
+  if (typeof rollout.pausedMs !== 'number' || !(rollout.pausedMs >= 0)) return 'pausedMs is not a duration';
+  if (rollout.startedAt !== undefined && !isTime(rollout.startedAt)) return 'startedAt is not a time';
+  return undefined;
+}
+
+/** A rollout as read from a file or a row: undefined for anything that is not one (`rolloutProblem` says why). */
+export function asRollout(value: unknown): Rollout | undefined {
+  return rolloutProblem(value) === undefined ? (value as Rollout) : undefined;
 }
 
 /** The rollouts in the file, by remote; a missing file is none, an entry that is not a rollout is passed over. */

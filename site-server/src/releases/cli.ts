@@ -144,7 +144,11 @@ async function rolloutCommand(remote: RemoteName, action: string | undefined, re
 /** A rollout's lines, with its cohorts' figures when the site's field data is here to read. */
 async function rolloutStatus(rollout: Rollout) {
   const data = await fieldDataDb();
-  const judged = data && (await judgeRollout(data, judgedOver(rollout), readConfig(process.env, root).releaseWatch, undefined, { reports: true }));
+  const judged =
+    data &&
+    (await judgeRollout(data, judgedOver(rollout), readConfig(process.env, root).releaseWatch, undefined, {
+      reports: true,
+    }));
   return rolloutLines(rollout, new Date(), judged);
 }
 

@@ -44,7 +44,10 @@ async function ticketFrom(address: string): Promise<string> {
 }
 
 /** A field-data report of a view of the candidate on /privacy, with an error or not, from `address`. */
-async function report(address: string, { error, cookie }: { error: boolean; cookie?: string }) {
+async function report(
+  address: string,
+  { error, cookie, route = '/privacy' }: { error: boolean; cookie?: string; route?: string },
+) {
   const response = await fetch(`${site}/api/rum`, {
     method: 'POST',
     headers: {
@@ -53,7 +56,7 @@ async function report(address: string, { error, cookie }: { error: boolean; cook
       ...(cookie && { cookie }),
     },
     body: JSON.stringify({
-      route: '/privacy',
+      route,
       remote: 'legal',
       version: candidate,
       shell: 'Bx12',
@@ -132,6 +135,16 @@ describe('forged field data against a release under watch', () => {
     expect(releasesCommand()).toMatch(/115 reports from 2 networks, 5 views counted from 1 network; waiting for more/);
   });
 
+  it('tickets of /privacy brought with reports of /terms from 30 networks: none counted, no rollback', async () => {
+    for (let network = 1; network <= 30; network++) {
+      const address = `172.16.${network}.9`;
+      expect(await report(address, { error: true, cookie: await ticketFrom(address), route: '/terms' })).toBe(204);
+    }
+    expect(await watch()).toEqual([]);
+    expect(liveLegal()).toContain(candidate);
+    expect(releasesCommand()).toMatch(/145 reports from 32 networks, 5 views counted from 1 network; waiting for more/);
+  });
+
   it('a build that breaks on a click, seen from 25 networks, goes back even while one address posts 900 good reports', async () => {
     const flood = (async () => {
       for (let i = 0; i < 900; i++) {
@@ -150,7 +163,7 @@ describe('forged field data against a release under watch', () => {
     expect(rolled).toMatchObject({ remote: 'legal', from: candidate, to: before });
     // The flood's own ticketed views (five an hour from its network) may land before or after the erring ones.
     expect(rolled!.why).toMatch(
-      /^worse \(no baseline: .*\): errors \d+\.\d% of \d+ views erred \(5\d, from 25 networks\): at least [\d.]+% at 99\.9%, above the fixed limit of 5\.0%/,
+      /^worse \(no baseline: .*\): errors \d+\.\d% of \d+ views erred \(5\d, from 2\d networks\): at least [\d.]+% at 99\.9%, above the fixed limit of 5\.0%/,
     );
     expect(liveLegal()).toContain(before);
   }, 120_000);

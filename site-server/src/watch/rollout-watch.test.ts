@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Db } from 'api';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import { stepRollout } from '../ledger/rollout-steps.ts';
 import { rolloutLines } from '../releases/rollout-status.ts';
 import { judgeRollout } from 'api';
 import { watchRollouts } from './rollout-watch.ts';
-import { judgedOver } from '../ledger/rollouts.ts';
+import { judgedOver, rolloutProblem, rolloutsFile } from '../ledger/rollouts.ts';
 import { deployedLegal } from './test-deployment.ts';
 
 const inStages = { rollout: { stages: [5, 25, 100], stageMinutes: 10 } };
@@ -119,6 +119,19 @@ describe('the watch of a staged rollout', () => {
     for (let i = 0; i < 60; i++) await view(second, 1);
     const [step] = await watchRollouts({ ...watch, now: () => minutes(60) });
     expect(step).toMatchObject({ done: 'aborted' });
+  });
+
+  it('keeps judging a rollout beside another remote’s entry that is not one (a time that is not a time)', async () => {
+    const { settings, first, second, view, watch, minutes, rollout } = await rolledOut();
+    const file = rolloutsFile(settings.manifestFile);
+    const broken = { ...rollout, remote: 'vendor', stageSince: 'yesterday-ish' };
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), vendor: broken }));
+    expect(rolloutProblem(broken)).toBe('stageSince is not a time');
+    expect(Object.keys(await ledgerOf(settings).rollouts())).toEqual(['legal']);
+    for (let i = 0; i < 200; i++) await view(first, 0);
+    for (let i = 0; i < 200; i++) await view(second, 0);
+    const [step] = await watchRollouts({ ...watch, now: () => minutes(10) });
+    expect(step).toMatchObject({ remote: 'legal', done: 'advanced' });
   });
 
   it('takes a decision once when two watches look at the same time', async () => {

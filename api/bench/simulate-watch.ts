@@ -1,0 +1,90 @@
+import { defaultPlan, defaultTraffic, simulateRow, type Plan, type Row, type Traffic } from '../src/judge/simulate.ts';
+
+/**
+ * `pnpm simulate:watch`: the release judge's error rates on generated traffic, a row per scenario, each from SIM_RUNS
+ * (2,000) seeded runs through the same `judge` the watch calls; SIM_ADVERSARY the adversary's networks (1,2,3), then
+ * a search for the smallest that changes any outcome (SIM_SEARCH_RUNS runs each, 200). Prints the table and exits 1
+ * when a row is past its limit: wrong aborts or rollbacks of equal versions above 1%, any outcome changed by an
+ * adversary of 3 networks or fewer, a bad canary aborted in under 95% of runs, a good one advanced on time in under 95%.
+ */
+const runs = Number(process.env.SIM_RUNS ?? 2000);
+const searchRuns = Number(process.env.SIM_SEARCH_RUNS ?? 200);
+const adversaries = (process.env.SIM_ADVERSARY ?? '1,2,3').split(',').map(Number);
+
+const equal = defaultTraffic;
+const worseErrors: Traffic = { ...defaultTraffic, canaryExtraErrors: 0.03 };
+const slower: Traffic = { ...defaultTraffic, canarySlower: 1.5 };
+const promote: Plan = { ...defaultPlan, kind: 'promote' };
+
+const share = (count: number | undefined, of: number) => `${(((count ?? 0) / of) * 100).toFixed(1)}%`;
+const started = Date.now();
+const rows: { row: Row; says: string; ok: boolean }[] = [];
+function add(row: Row, says: string, ok: boolean) {
+  rows.push({ row, says, ok });
+  console.log(
+    `${ok ? 'ok  ' : 'FAIL'} ${row.row}: ${says} (${row.runs} runs, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+  );
+}
+
+console.log(
+  `Plan: stages ${defaultPlan.stages.join(', ')}% of ${defaultTraffic.viewsPerHour.toLocaleString('en-US')} views an hour, ` +
+    `${defaultPlan.stageMinutes / 60} h a stage, a look every ${defaultPlan.lookMinutes} min, at most ${defaultPlan.maxHours} h; ` +
+    `a promote watched ${defaultPlan.watchMinutes} min against ${defaultPlan.baselineHours} h of the version before. ` +
+    `Error rates drawn between 0 and 2% a run; INP and LCP log-normal (medians 120 and 1,800 ms).\n`,
+);
+
+const rollouts = simulateRow('equal versions, rollout', runs, equal, defaultPlan);
+add(
+  rollouts,
+  `wrongly aborted ${share(rollouts.ends.aborted, runs)}; first stage advanced when due ${share(rollouts.firstStageOnTime, runs)}; completed ${share(rollouts.ends.completed, runs)}`,
+  (rollouts.ends.aborted ?? 0) / runs <= 0.01 && (rollouts.firstStageOnTime ?? 0) / runs >= 0.95,
+);
+const promotes = simulateRow('equal versions, promote', runs, equal, promote);
+add(
+  promotes,
+  `wrongly rolled back ${share(promotes.ends['rolled back'], runs)}`,
+  (promotes.ends['rolled back'] ?? 0) / runs <= 0.01,
+);
+for (const [name, traffic] of [
+  ['bad canary, +3 points of errors', worseErrors],
+  ['bad canary, INP and LCP x1.5', slower],
+] as const) {
+  const row = simulateRow(name, runs, traffic, defaultPlan);
+  add(
+    row,
+    `aborted ${share(row.ends.aborted, runs)}, median ${row.medianViews ?? 0} views from ${row.medianNetworks ?? 0} networks until the abort`,
+    (row.ends.aborted ?? 0) / runs >= 0.95,
+  );
+}
+for (const k of adversaries) {
+  for (const [name, traffic, plan] of [
+    ['equal versions, rollout', equal, defaultPlan],
+    ['bad canary, rollout', worseErrors, defaultPlan],
+    ['equal versions, promote', equal, promote],
+  ] as const) {
+    const row = simulateRow(`adversary of ${k} networks, ${name}`, runs, traffic, plan, undefined, {
+      adversaryNetworks: k,
+    });
+    const by = Object.entries(row.changedBy ?? {}).map(([strategy, count]) => `${strategy} ${count}`);
+    add(row, `outcomes changed ${row.changed ?? 0}${by.length ? ` (${by.join(', ')})` : ''}`, row.changed === 0);
+  }
+}
+if (searchRuns > 0) {
+  let smallest: number | undefined;
+  for (const k of [4, 6, 8, 12, 16, 24, 32]) {
+    const row = simulateRow(`adversary of ${k}`, searchRuns, equal, defaultPlan, undefined, { adversaryNetworks: k });
+    const bad = simulateRow(`adversary of ${k}`, searchRuns, worseErrors, defaultPlan, undefined, {
+      adversaryNetworks: k,
+    });
+    const changed = (row.changed ?? 0) + (bad.changed ?? 0);
+    console.log(`     adversary of ${k} networks: ${changed} of ${2 * searchRuns} outcomes changed`);
+    if (changed > 0) {
+      smallest = k;
+      break;
+    }
+  }
+  console.log(
+    `Smallest adversary that changed an outcome: ${smallest ? `${smallest} networks` : 'none up to 32 networks'}`,
+  );
+}
+process.exitCode = rows.every((row) => row.ok) ? 0 : 1;
