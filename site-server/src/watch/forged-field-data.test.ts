@@ -115,7 +115,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('forged field data against a release under watch', () => {
+describe('forged field data against a release under watch', { timeout: 60_000 }, () => {
   it('55 reports of errors from one address, no page loaded: no rollback, and pnpm releases says what it waits for', async () => {
     for (let i = 0; i < 55; i++) expect(await report('203.0.113.7', { error: true })).toBe(204);
     expect(await watch()).toEqual([]);

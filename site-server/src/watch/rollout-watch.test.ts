@@ -15,7 +15,8 @@ import { deployedLegal } from './test-deployment.ts';
 const inStages = { rollout: { stages: [5, 25, 100], stageMinutes: 10 } };
 const log = { warn: vi.fn(), info: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger;
 
-describe('the watch of a staged rollout', () => {
+// Hundreds of views stored one by one: seconds on a busy machine, so a generous timeout (a safety net, not a measure).
+describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
   let db: Db | undefined;
   afterEach(async () => db?.destroy());
 
