@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig, readTrustProxy } from './config.ts';
+import { readConfig, readJudgeSettings, readTrustProxy } from './config.ts';
+import { defaultJudgeSettings } from './judge/judge.ts';
 
 describe('TRUST_PROXY', () => {
   it('trusts no hop unless told, a number of proxies, or their addresses', () => {
@@ -63,5 +64,29 @@ describe('webhooks', () => {
     [{ WEBHOOK_URL: 'not a url', WEBHOOK_SECRET: secret }, /not an address/],
   ])('refuses to start with %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
+  });
+});
+
+describe('the release judge’s settings', () => {
+  it('read percentages as shares, with the judge’s own defaults when unset', () => {
+    // The defaults are the ones the simulator's table was measured with: a 90% advance read as 90 would be z = 10.
+    expect(readJudgeSettings({})).toEqual({ ...defaultJudgeSettings, maxPerNetwork: 5 });
+    const set = readJudgeSettings({
+      RELEASE_WATCH_CONFIDENCE: '99',
+      RELEASE_WATCH_ERROR_MARGIN: '1.5',
+      RELEASE_WATCH_VITALS_MARGIN: '50',
+    });
+    expect([set.confidence, set.errorMargin.absolute, set.vitalsMargin]).toEqual([0.99, 0.015, 0.5]);
+  });
+
+  it('refuse a confidence of 100% or more, and a storage budget that is not above 0', () => {
+    expect(() => readJudgeSettings({ RELEASE_WATCH_CONFIDENCE: '100' })).toThrow(/RELEASE_WATCH_CONFIDENCE/);
+    expect(() => readJudgeSettings({ RELEASE_WATCH_ADVANCE_CONFIDENCE: 'high' })).toThrow(/above 0/);
+    const base = { PUBLIC_SITE_URL: 'https://example.test', LOG_HASH_SECRET: 'x'.repeat(32) };
+    for (const budget of ['0', '-1', 'lots']) {
+      expect(() => readConfig({ ...base, FIELD_DATA_MAX_MB: budget })).toThrow(
+        /FIELD_DATA_MAX_MB must be a number above 0/,
+      );
+    }
   });
 });

@@ -99,18 +99,19 @@ function positive(value: string | undefined, name: string, fallback: number): nu
   return parsed;
 }
 
-/** A percentage above 0 and below 100 (`RELEASE_WATCH_CONFIDENCE=99.9`), as a share. */
-function percentage(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!(parsed > 0 && parsed < 100)) throw new Error(`${name} must be a percentage between 0 and 100, got "${value}"`);
-  return parsed / 100;
-}
-
-/** The release judge's settings (docs/configuration.md): each RELEASE_WATCH_* over its default. */
+/**
+ * The release judge's settings (docs/configuration.md): each RELEASE_WATCH_* over its default. Confidences and margins
+ * are written in percent (`RELEASE_WATCH_CONFIDENCE=99.9`, `RELEASE_WATCH_ERROR_MARGIN=2` points) and kept as shares.
+ */
 export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { maxPerNetwork: number } {
   const d = defaultJudgeSettings;
-  const share = (name: string, fallback: number) => percentage(env[name], name, fallback * 100);
+  /** A percentage from `name` as a share, or `fallback` (a share) when unset; below 100 when `below100`. */
+  const percent = (name: string, fallback: number, below100 = true) => {
+    if (env[name] === undefined || env[name] === '') return fallback;
+    const share = positive(env[name], name, 0) / 100;
+    if (below100 && share >= 1) throw new Error(`${name} must be a percentage below 100, got "${env[name]}"`);
+    return share;
+  };
   return {
     ...d,
     minNetworks: integer(env.RELEASE_WATCH_MIN_NETWORKS, d.minNetworks),
@@ -118,27 +119,17 @@ export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { max
     setAside: integer(env.RELEASE_WATCH_SET_ASIDE, d.setAside),
     networkWeight: positive(env.RELEASE_WATCH_NETWORK_WEIGHT, 'RELEASE_WATCH_NETWORK_WEIGHT', d.networkWeight),
     minErrorNetworks: integer(env.RELEASE_WATCH_MIN_ERROR_NETWORKS, d.minErrorNetworks),
-    confidence: share('RELEASE_WATCH_CONFIDENCE', d.confidence),
-    advanceConfidence: share('RELEASE_WATCH_ADVANCE_CONFIDENCE', d.advanceConfidence),
+    confidence: percent('RELEASE_WATCH_CONFIDENCE', d.confidence),
+    advanceConfidence: percent('RELEASE_WATCH_ADVANCE_CONFIDENCE', d.advanceConfidence),
     errorMargin: {
-      absolute: share('RELEASE_WATCH_ERROR_MARGIN', d.errorMargin.absolute),
-      relative:
-        positive(
-          env.RELEASE_WATCH_ERROR_MARGIN_RELATIVE,
-          'RELEASE_WATCH_ERROR_MARGIN_RELATIVE',
-          d.errorMargin.relative * 100,
-        ) / 100,
+      absolute: percent('RELEASE_WATCH_ERROR_MARGIN', d.errorMargin.absolute),
+      relative: percent('RELEASE_WATCH_ERROR_MARGIN_RELATIVE', d.errorMargin.relative, false),
     },
     minimumEffect: {
-      absolute: share('RELEASE_WATCH_MIN_EFFECT', d.minimumEffect.absolute),
-      relative:
-        positive(
-          env.RELEASE_WATCH_MIN_EFFECT_RELATIVE,
-          'RELEASE_WATCH_MIN_EFFECT_RELATIVE',
-          d.minimumEffect.relative * 100,
-        ) / 100,
+      absolute: percent('RELEASE_WATCH_MIN_EFFECT', d.minimumEffect.absolute),
+      relative: percent('RELEASE_WATCH_MIN_EFFECT_RELATIVE', d.minimumEffect.relative, false),
     },
-    vitalsMargin: positive(env.RELEASE_WATCH_VITALS_MARGIN, 'RELEASE_WATCH_VITALS_MARGIN', d.vitalsMargin * 100) / 100,
+    vitalsMargin: percent('RELEASE_WATCH_VITALS_MARGIN', d.vitalsMargin, false),
   };
 }
 
