@@ -94,7 +94,7 @@ describe('the release judge', () => {
     );
     expect(keep.verdict).toBe('keep');
     expect(keep.why).toMatch(
-      /^not worse on the current version: errors 0\.2% of 1,500 views .* at most [+-][\d.]+ pp at 90%, within the margin of \+2\.0 pp$/,
+      /^not worse on the current version: errors 0\.2% of 1,500 views .* at most [+-][\d.]+ pp at 95%, within the margin of \+2\.0 pp$/,
     );
     const few = judge(
       networks(25, { views: 1, erring: 1 }),

@@ -57,7 +57,7 @@ export const defaultJudgeSettings: JudgeSettings = {
   networkWeight: 20,
   minErrorNetworks: 5,
   confidence: 0.999,
-  advanceConfidence: 0.9,
+  advanceConfidence: 0.95,
   errorMargin: { absolute: 0.02, relative: 1 },
   minimumEffect: { absolute: 0.005, relative: 0.25 },
   vitalsMargin: 0.25,
@@ -109,20 +109,23 @@ const confidenceText = (confidence: number) => `${Number((confidence * 100).toFi
 const weighed = (network: NetworkEvidence, weight: number) =>
   network.views > weight ? { views: weight, erred: (network.erred * weight) / network.views } : network;
 
-/** The `count` networks that score highest, in one pass that keeps the few highest as it goes. */
+/** The `count` networks that score highest. */
 function highest(networks: NetworkEvidence[], count: number, score: (network: NetworkEvidence) => number) {
-  const top: { score: number; network: NetworkEvidence }[] = [];
   if (count <= 0) return new Set<NetworkEvidence>();
-  for (const network of networks) {
-    const value = score(network);
-    if (top.length < count) top.push({ score: value, network });
-    else {
-      let lowest = 0;
-      for (let t = 1; t < top.length; t += 1) if (top[t]!.score < top[lowest]!.score) lowest = t;
-      if (value > top[lowest]!.score) top[lowest] = { score: value, network };
-    }
-  }
-  return new Set(top.map((entry) => entry.network));
+  const scored = networks.map((network) => ({ network, score: score(network) }));
+  scored.sort((a, b) => b.score - a.score);
+  return new Set(scored.slice(0, count).map((entry) => entry.network));
+}
+
+/**
+ * How many networks (or values) each side sets aside at each end: `setAside` on the smaller side, the same share of the
+ * larger one. A trimmed rate is the rate less what its most extreme share brought; trimming the same share on both
+ * sides keeps equal versions equal, where trimming the same count would take more off the smaller side.
+ */
+export function setAsideCounts(canary: number, baseline: number, setAside: number) {
+  const smaller = Math.max(1, Math.min(canary, baseline));
+  const share = (size: number) => (size <= smaller ? setAside : Math.round((setAside * size) / smaller));
+  return { canary: share(canary), baseline: share(baseline) };
 }
 
 // What pulls an error rate up (many erred views) and down (many clean views).
@@ -167,8 +170,9 @@ function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvide
   const [zWorse, zFine] = [zFor(settings.confidence), zFor(settings.advanceConfidence)];
   const margin = ({ absolute, relative }: { absolute: number; relative: number }, rate: number) =>
     Math.max(absolute, relative * rate);
-  const c = trimmedTotals(canary, k, settings.networkWeight);
-  const b = trimmedTotals(baseline, k, settings.networkWeight);
+  const trim = setAsideCounts(canary.length, baseline.length, k);
+  const c = trimmedTotals(canary, trim.canary, settings.networkWeight);
+  const b = trimmedTotals(baseline, trim.baseline, settings.networkWeight);
   const { difference, se } = differenceOfRates(
     { events: c.erred, trials: c.views },
     { events: b.erred, trials: b.views },
@@ -256,7 +260,8 @@ function vitalAgainstBaseline(
   const k = settings.setAside;
   const slower = 1 + settings.vitalsMargin;
   const bSlower = b.map((value) => value * slower);
-  const worse = mannWhitney(trimmed(c, k), trimmed(bSlower, k));
+  const trim = setAsideCounts(c.length, b.length, k);
+  const worse = mannWhitney(trimmed(c, trim.canary), trimmed(bSlower, trim.baseline));
   const medians = `median of the networks' values ${Math.round(median(c))} ms against ${Math.round(median(b))} ms`;
   const test = (z: number, confidence: number) =>
     `Mann-Whitney against the baseline ${Math.round(settings.vitalsMargin * 100)}% slower, z ${z.toFixed(2)} at ` +

@@ -59,11 +59,11 @@ export interface Plan {
 export const defaultPlan: Plan = {
   kind: 'rollout',
   stages: [5, 25, 100],
-  stageMinutes: 720,
+  stageMinutes: 960,
   watchMinutes: 15,
   baselineHours: 6,
   lookMinutes: 10,
-  maxHours: 72,
+  maxHours: 96,
   maxPerNetwork: 5,
 };
 

@@ -8,7 +8,15 @@ import type { Db } from 'api';
 import { remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { operator, record, recordsOf, verdictOf, type ReleaseEvent, type ReleaseRecord } from './records.ts';
 import { versionEntryUrl } from './versions.ts';
-import { asRollout, readRolloutsFile, rolloutsFile, writeRollout, type Rollout } from './rollouts.ts';
+import {
+  asRollout,
+  readRolloutsFile,
+  rolloutEntriesOf,
+  rolloutProblems,
+  rolloutsFile,
+  writeRollout,
+  type Rollout,
+} from './rollouts.ts';
 
 /** A refusal the release commands explain to the operator; anything else is a bug. */
 export class ReleaseError extends Error {}
@@ -47,6 +55,8 @@ export interface ReleaseLedger {
   ): Promise<{ from?: string; after: RemotesManifest } | undefined>;
   /** The staged rollouts under way, by remote. */
   rollouts(): Promise<Partial<Record<RemoteName, Rollout>>>;
+  /** The entries `rollouts` passes over, by remote, with why each is not a rollout. */
+  invalidRollouts(): Promise<Record<string, string>>;
   /**
    * Changes a remote's rollout in one step with `events`: `change` is given the rollout under way (or none) and the
    * live version, and returns the rollout after (null: none), or undefined to change nothing (another server or
@@ -144,6 +154,7 @@ export function fileLedger({
       return { from, after };
     },
     rollouts: async () => readRolloutsFile(rollouts),
+    invalidRollouts: async () => rolloutProblems(rolloutEntriesOf(rollouts)),
     async changeRollout(remote, change, events) {
       // The caller holds the remote's release lock (oneReleaseAtATime): nothing changes it between read and write.
       const changed = change(readRolloutsFile(rollouts)[remote], liveVersion(remote));
@@ -293,6 +304,18 @@ export function postgresLedger(db: Db, remotesBaseUrl?: string): ReleaseLedger {
     },
     async rollouts() {
       return rolloutsOf(await db.selectFrom('site_rollouts').select('state').execute());
+    },
+    async invalidRollouts() {
+      const rows = await db.selectFrom('site_rollouts').select(['remote', 'state']).execute();
+      return rolloutProblems(
+        rows.map(({ remote, state }): [string, unknown] => {
+          try {
+            return [remote, JSON.parse(state)];
+          } catch {
+            return [remote, undefined];
+          }
+        }),
+      );
     },
     changeRollout(remote, change, events) {
       return db.transaction().execute(async (trx) => {

@@ -89,3 +89,18 @@ export async function stepRollout(
     return switched && { remote, done: 'completed', before };
   });
 }
+
+/**
+ * Removes a remote's rollout entry that is not a rollout (`invalidRollouts`), under the release lock: what
+ * `pnpm rollout <remote> abort` does when there is no rollout to abort but such an entry. Resolves with why it was not
+ * one, or undefined when there was none.
+ */
+export async function removeInvalidRollout(settings: ReleaseSettings, remote: RemoteName) {
+  return oneReleaseAtATime(settings, remote, async () => {
+    const ledger = ledgerOf(settings);
+    const problem = (await ledger.invalidRollouts())[remote];
+    if (!problem) return undefined;
+    await ledger.changeRollout(remote, (stored) => (stored ? undefined : null), []);
+    return problem;
+  });
+}

@@ -176,6 +176,31 @@ export function readRolloutsFile(file: string): Partial<Record<RemoteName, Rollo
   return existsSync(file) ? rolloutsIn(readFileSync(file, 'utf8')) : {};
 }
 
+/**
+ * Why each entry of `entries` (by remote) that is not a rollout of its remote is not: what the watch logs and
+ * `pnpm rollout <remote> status` says, while the entry is passed over.
+ */
+export function rolloutProblems(entries: [remote: string, value: unknown][]): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const [remote, value] of entries) {
+    const problem =
+      rolloutProblem(value) ?? ((value as Rollout).remote === remote ? undefined : `remote is not ${remote}`);
+    if (problem) problems[remote] = problem;
+  }
+  return problems;
+}
+
+/** A rollouts file's entries by remote, as they are ({} for a missing or unreadable file). */
+export function rolloutEntriesOf(file: string): [string, unknown][] {
+  if (!existsSync(file)) return [];
+  try {
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return typeof data === 'object' && data !== null ? Object.entries(data) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The rollouts in a rollouts file's text; anything that is not one is passed over. */
 export function rolloutsIn(text: string): Partial<Record<RemoteName, Rollout>> {
   let data: unknown;
@@ -201,7 +226,8 @@ export async function writeRollout(file: string, remote: RemoteName, rollout: Ro
     retries: { retries: 50, minTimeout: 20, maxTimeout: 200 },
   });
   try {
-    const all = readRolloutsFile(file);
+    // Every other remote's entry as it is, valid or not: one remote's step never rewrites another's.
+    const all: Record<string, unknown> = Object.fromEntries(rolloutEntriesOf(file));
     if (rollout) all[remote] = rollout;
     else delete all[remote];
     await writeFileAtomic(file, `${JSON.stringify(all, null, 2)}\n`, { fsync: true });

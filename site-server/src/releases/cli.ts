@@ -16,7 +16,7 @@ import {
   shareOf,
   type Rollout,
 } from '../ledger/rollouts.ts';
-import { rolloutActions, stepRollout, type RolloutAction } from '../ledger/rollout-steps.ts';
+import { removeInvalidRollout, rolloutActions, stepRollout, type RolloutAction } from '../ledger/rollout-steps.ts';
 import { rolloutLines } from './rollout-status.ts';
 import {
   ReleaseError,
@@ -115,7 +115,15 @@ function rolloutOf(values: { stages?: string; 'stage-minutes'?: string }) {
 async function rolloutCommand(remote: RemoteName, action: string | undefined, reason: string | undefined) {
   const folder = remotes[remote].folder;
   if (action === 'status' || action === undefined) {
-    const rollout = (await ledgerOf(await settings()).rollouts())[remote];
+    const ledger = ledgerOf(await settings());
+    const problem = (await ledger.invalidRollouts())[remote];
+    if (problem) {
+      throw new ReleaseError(
+        `${folder}: the rollout entry is not one (${problem}); it is passed over until it is fixed or removed ` +
+          `(pnpm rollout ${folder} abort).`,
+      );
+    }
+    const rollout = (await ledger.rollouts())[remote];
     if (!rollout) console.log(`${folder}: no rollout under way`);
     else for (const line of await rolloutStatus(rollout)) console.log(printable(line));
     return;
@@ -125,6 +133,13 @@ async function rolloutCommand(remote: RemoteName, action: string | undefined, re
   }
   if (reason !== undefined && action !== 'abort' && action !== 'advance' && action !== 'complete') {
     throw new ReleaseError('--reason goes with abort, advance or complete.');
+  }
+  if (action === 'abort') {
+    const removed = await removeInvalidRollout(await settings(), remote);
+    if (removed) {
+      console.log(`${folder}: removed the rollout entry that was not one (${removed}); no rollout under way`);
+      return;
+    }
   }
   const step = await stepRollout(await settings(), remote, action as RolloutAction, {
     why: reason?.trim() || 'by hand',

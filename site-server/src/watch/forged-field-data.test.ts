@@ -145,6 +145,16 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     expect(releasesCommand()).toMatch(/145 reports from 32 networks, 5 views counted from 1 network; waiting for more/);
   });
 
+  it('60 clean views from 60 networks, then one erred view from one more: no rollback', async () => {
+    for (let network = 1; network <= 60; network++) {
+      const address = `100.64.${network}.1`;
+      expect(await report(address, { error: false, cookie: await ticketFrom(address) })).toBe(204);
+    }
+    expect(await report('100.65.0.1', { error: true, cookie: await ticketFrom('100.65.0.1') })).toBe(204);
+    expect(await watch()).toEqual([]);
+    expect(liveLegal()).toContain(candidate);
+  });
+
   it('a build that breaks on a click, seen from 25 networks, goes back even while one address posts 900 good reports', async () => {
     const flood = (async () => {
       for (let i = 0; i < 900; i++) {

@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Db } from 'api';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -133,6 +135,24 @@ describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
     for (let i = 0; i < 200; i++) await view(second, 0);
     const [step] = await watchRollouts({ ...watch, now: () => minutes(10) });
     expect(step).toMatchObject({ remote: 'legal', done: 'advanced' });
+    // Said once at warn, whatever the number of looks; the team's command names it instead of a stack.
+    await watchRollouts({ ...watch, now: () => minutes(11) });
+    const said = vi
+      .mocked(log.warn)
+      .mock.calls.filter(([, message]) => String(message).startsWith('rollout entry passed over'));
+    expect(said).toEqual([[{ remote: 'vendor', problem: 'stageSince is not a time' }, expect.any(String)]]);
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/releases/cli.ts', ...args], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { PATH: process.env.PATH, REMOTES_DIR: settings.remotesDir, REMOTES_MANIFEST: settings.manifestFile },
+        encoding: 'utf8',
+      });
+    const status = cli('rollout', 'vendor', 'status');
+    expect(status.status, status.stdout + status.stderr).toBe(1);
+    expect(status.stderr).toMatch(/vendor: the rollout entry is not one \(stageSince is not a time\)/);
+    expect(status.stderr).not.toMatch(/\n\s+at /);
+    expect(cli('rollout', 'vendor', 'abort').stdout).toMatch(/vendor: removed the rollout entry that was not one/);
+    expect(cli('rollout', 'vendor', 'status').stdout).toMatch(/vendor: no rollout under way/);
   });
 
   it('takes a decision once when two watches look at the same time', async () => {

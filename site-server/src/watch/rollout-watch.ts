@@ -23,6 +23,9 @@ export interface RolloutWatchOptions {
   now?: () => Date;
 }
 
+/** Invalid entries already logged, once each (by remote and what is wrong), for as long as the process runs. */
+const reported = new Set<string>();
+
 /** One look at every rollout under way: resolves with the steps taken. */
 export async function watchRollouts({
   settings,
@@ -33,7 +36,13 @@ export async function watchRollouts({
   now = () => new Date(),
 }: RolloutWatchOptions): Promise<RolloutStep[]> {
   const taken: RolloutStep[] = [];
-  const rollouts = await ledgerOf(settings).rollouts();
+  const ledger = ledgerOf(settings);
+  const rollouts = await ledger.rollouts();
+  for (const [remote, problem] of Object.entries(await ledger.invalidRollouts())) {
+    if (reported.has(`${remote}\u0000${problem}`)) continue;
+    reported.add(`${remote}\u0000${problem}`);
+    log.warn({ remote, problem }, 'rollout entry passed over: not a rollout; the other remotes are judged as before');
+  }
   for (const remote of remoteNames) {
     const rollout = rollouts[remote];
     if (!rollout) continue;
