@@ -136,6 +136,9 @@ export interface FieldViewTable {
   counted: number;
   /** The client's network (IPv4 /24, IPv6 /48) as a hash keyed with that day's key: never an address. */
   network: Generated<string>;
+  /** The same network's hash with the keys of the day before and of the day before that (see `networkColumn`). */
+  network_1: Generated<string>;
+  network_2: Generated<string>;
   /** The nonce of the ticket the site served this view with, when the report carried a valid one; else null. */
   ticket: string | null;
   /** How many errors the beacon reported (their count, as the page counted them). */

@@ -23,13 +23,16 @@ describe('client networks', () => {
     expect(await hasher.hash('203.0.113.99', new Date('2026-11-23T23:59:00.000Z'))).toBe(a);
     expect(await hasher.hash('198.51.100.7', monday)).not.toBe(a);
     expect(await hasher.hash('203.0.113.7', tuesday)).not.toBe(a);
+    // A report keeps its network's hash with the two days' keys before its own: Tuesday's report names Monday's hash.
+    const [onTuesday, withMondayKey] = await hasher.hashes('203.0.113.7', tuesday);
+    expect([onTuesday, withMondayKey]).toEqual([await hasher.hash('203.0.113.7', tuesday), a]);
     // Another instance on the same database hashes alike: the day's key is shared, made once.
     expect(await networkHasher(db).hash('203.0.113.7', monday)).toBe(a);
     const keys = await db.selectFrom('field_network_keys').selectAll().orderBy('day').execute();
-    expect(keys.map((row) => row.day)).toEqual(['2026-11-23', '2026-11-24']);
-    expect(keys[0]!.key).not.toBe(keys[1]!.key);
+    expect(keys.map((row) => row.day)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24']);
+    expect(keys[1]!.key).not.toBe(keys[2]!.key);
     // The keys go with the raw reports they keyed.
-    expect(await hasher.purge(tuesday)).toBe(1);
+    expect(await hasher.purge(tuesday)).toBe(2);
     expect(await db.selectFrom('field_network_keys').select('day').execute()).toEqual([{ day: '2026-11-24' }]);
     await db.destroy();
   });

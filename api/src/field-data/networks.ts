@@ -20,7 +20,7 @@ export function networkOf(address: string): string | undefined {
   return `${parts.map((part) => part.toString(16)).join(':')}::/48`;
 }
 
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** Hashes networks with the day's key, made once a day by whichever instance needs it first. */
 export function networkHasher(db: Db) {
@@ -42,9 +42,9 @@ export function networkHasher(db: Db) {
         return row.key;
       })();
       key.catch(() => keys.delete(day));
-      // Two days' keys in memory at the most.
-      for (const known of keys.keys()) if (known < day) keys.delete(known);
       keys.set(day, key);
+      // The keys of the last three days in memory at the most.
+      for (const known of [...keys.keys()].sort().slice(0, -3)) keys.delete(known);
     }
     return key;
   };
@@ -57,6 +57,16 @@ export function networkHasher(db: Db) {
         .update(network)
         .digest('base64url')
         .slice(0, 8);
+    },
+    /**
+     * The network's hashes with the keys of `at`'s day and of the two days before it: a report keeps all three, so that
+     * a window of up to 48 hours names each network by one hash, the key of the window's first day (see
+     * `networkColumn`), across midnight. '' each for an address that names none.
+     */
+    async hashes(address: string, at: Date): Promise<[today: string, yesterday: string, dayBefore: string]> {
+      const day = (back: number) => new Date(at.getTime() - back * 86_400_000);
+      const [today, yesterday, dayBefore] = await Promise.all([0, 1, 2].map((back) => this.hash(address, day(back))));
+      return [today!, yesterday!, dayBefore!];
     },
     /** Deletes the keys of days whose raw reports are gone (older than `before`). */
     async purge(before: Date) {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { postgresDatabase, postgresServer, sqliteDatabase } from '../../test/databases.ts';
+import { networkHasher } from './networks.ts';
 import { fieldData, groupCommit, percentile } from './repository.ts';
 
 const postgres = await postgresServer();
@@ -190,6 +191,32 @@ describe.each(backends)('field data on %s', (_name, open) => {
     expect(
       (await data.countedFigures({ remote: 'vendor', version: 'v2', since, maxPerNetwork: 5, reports: true })).reports,
     ).toBe(0);
+    await db.destroy();
+  });
+
+  it('counts one network as one across midnight, by the hash with the key of the window’s first day', async () => {
+    const db = await open();
+    let clock = new Date('2026-11-25T23:50:00.000Z');
+    const data = fieldData(db, () => clock);
+    const hasher = networkHasher(db);
+    const beacon = async (ticket: string) => {
+      const [network, ...earlierNetworks] = await hasher.hashes('203.0.113.7', clock);
+      await data.store({
+        ...tags,
+        version: 'v1',
+        view: true,
+        entries: [],
+        ticket,
+        network,
+        earlierNetworks: earlierNetworks as [string, string],
+      });
+    };
+    await beacon('before-0');
+    clock = new Date('2026-11-26T00:10:00.000Z');
+    await beacon('after-0');
+    const since = new Date('2026-11-25T23:00:00.000Z');
+    const counted = await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 });
+    expect([counted.views, counted.networks]).toEqual([2, 1]);
     await db.destroy();
   });
 

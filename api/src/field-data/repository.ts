@@ -2,7 +2,7 @@ import type { FieldReport, VitalName } from '@gift/contracts/field-data';
 import { vitalNames } from '@gift/contracts/field-data';
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { isPostgresDb, type Db } from '../db/database.ts';
-import { networkHasher } from './networks.ts';
+import { dayOf, networkHasher } from './networks.ts';
 import type { FieldErrorTable, FieldHourTable, FieldViewTable } from '../db/schema.ts';
 import type { NetworkEvidence } from '../judge/judge.ts';
 
@@ -140,8 +140,9 @@ const vitalColumns = { LCP: 'lcp', INP: 'inp', CLS: 'cls', FCP: 'fcp', TTFB: 'tt
 
 /** A report as it is stored: what the page sent, with what the API found of it. */
 export type StoredReport = FieldReport & {
-  /** The client network's hash ('' when it has none). */
+  /** The client network's hash ('' when it has none), and with the keys of the two days before. */
   network?: string;
+  earlierNetworks?: [string, string];
   /** The nonce of the valid ticket the report brought, if any. */
   ticket?: string | null;
   /** How many reports it stands for (1, or more while the storage budget samples). */
@@ -158,6 +159,8 @@ function rowsOf(report: StoredReport, at: string) {
     viewport: report.viewport,
     counted: report.view ? 1 : 0,
     network: report.network ?? '',
+    network_1: report.earlierNetworks?.[0] ?? report.network ?? '',
+    network_2: report.earlierNetworks?.[1] ?? report.network ?? '',
     ticket: report.ticket ?? null,
     weight,
   };
@@ -173,6 +176,18 @@ function rowsOf(report: StoredReport, at: string) {
   // Whether the view erred is what counts; a smallint holds any count a beacon may carry here.
   view.errors = Math.min(errorCount, 30_000);
   return { views: [view], errors };
+}
+
+/**
+ * The column that names a view's network in a window from `since`: each report's hash with the key of the window's
+ * first day (its own day's, the day before's or the one before that), so that a network is one hash across midnight.
+ * A window is at most 48 hours of raw reports, three days; it starts no earlier than two days before `now`'s.
+ */
+function networkColumn(since: Date, now: Date) {
+  const first = dayOf(new Date(Math.max(since.getTime(), now.getTime() - 2 * 86_400_000)));
+  const next = dayOf(new Date(Date.parse(`${first}T00:00:00.000Z`) + 86_400_000));
+  return sql`(case when substr(v.received_at, 1, 10) <= ${first} then v.network
+    when substr(v.received_at, 1, 10) = ${next} then v.network_1 else v.network_2 end)`;
 }
 
 /** One figure as the roll-ups and the figures read it: a view, a vital's value, or an error's count. */
@@ -503,6 +518,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       const figures: VersionFigures = { views: 0, errorViews: 0, networks: 0, routes: [], perNetwork: [] };
       if (routes && !routes.length) return { ...figures, ...(reports && { reports: 0, reportNetworks: 0 }) };
       const where = within({ since, until, remote, version, routes }, 0);
+      const network = networkColumn(since, now());
       const { rows } = await sql<{
         network: string;
         route: string;
@@ -520,8 +536,8 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           group by ticket
         ),
         views as (
-          select t.view_id, v.network, v.route, t.erred, t.inp, t.lcp,
-            row_number() over (partition by v.network, substr(v.received_at, 1, 13) order by t.view_id) as nth
+          select t.view_id, ${network} as network, v.route, t.erred, t.inp, t.lcp,
+            row_number() over (partition by ${network}, substr(v.received_at, 1, 13) order by t.view_id) as nth
           from tickets t join field_views v on v.id = t.view_id
         )
         select network, route, erred, inp, lcp from views where nth <= ${maxPerNetwork} order by view_id`.execute(db);

@@ -49,6 +49,9 @@ describe('POST /api/rum', () => {
         counted: 1,
         // The client's network as a keyed hash, never its address; no ticket came with this report.
         network: expect.stringMatching(/^[\w-]{8}$/),
+        // And with the keys of the two days before (one network across midnight in a window of up to 48 hours).
+        network_1: expect.stringMatching(/^[\w-]{8}$/),
+        network_2: expect.stringMatching(/^[\w-]{8}$/),
         ticket: null,
         errors: 2,
         weight: 1,

@@ -166,6 +166,11 @@ export function fieldDataRoutes(
     return undefined;
   }
 
+  const networksOf = async (address: string, at: Date) => {
+    const [network, ...earlierNetworks] = await networks.hashes(address, at);
+    return { network, earlierNetworks: earlierNetworks as [string, string] };
+  };
+
   const ticketOf = (request: FastifyRequest, report: FieldReport) =>
     tickets.read(request.cookies?.[ticketCookie(report.remote)], report) ?? null;
 
@@ -185,7 +190,7 @@ export function fieldDataRoutes(
         const at = new Date();
         const stored: StoredReport = {
           ...capErrors(report, at),
-          network: await networks.hash(request.ip, at),
+          ...(await networksOf(request.ip, at)),
           ticket: ticketOf(request, report),
           weight,
         };
