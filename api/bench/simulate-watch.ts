@@ -2,12 +2,14 @@ import { defaultPlan, defaultTraffic, simulateRow, type Plan, type Row, type Tra
 
 /**
  * `pnpm simulate:watch`: the release judge's error rates on generated traffic, a row per scenario, each from SIM_RUNS
- * (2,000) seeded runs through the same `judge` the watch calls; SIM_ADVERSARY the adversary's networks (1,2,3), then
+ * (2,000) seeded runs through the same `judge` the watch calls (SIM_ADVERSARY_RUNS for the adversary's rows, as many
+ * by default: each is five runs, one without it and one per way it plays); SIM_ADVERSARY the adversary's networks (1,2,3), then
  * a search for the smallest that changes any outcome (SIM_SEARCH_RUNS runs each, 200). Prints the table and exits 1
  * when a row is past its limit: wrong aborts or rollbacks of equal versions above 1%, any outcome changed by an
  * adversary of 3 networks or fewer, a bad canary aborted in under 95% of runs, a good one advanced on time in under 95%.
  */
 const runs = Number(process.env.SIM_RUNS ?? 2000);
+const adversaryRuns = Number(process.env.SIM_ADVERSARY_RUNS ?? runs);
 const searchRuns = Number(process.env.SIM_SEARCH_RUNS ?? 200);
 const adversaries = (process.env.SIM_ADVERSARY ?? '1,2,3').split(',').map(Number);
 
@@ -62,7 +64,7 @@ for (const k of adversaries) {
     ['bad canary, rollout', worseErrors, defaultPlan],
     ['equal versions, promote', equal, promote],
   ] as const) {
-    const row = simulateRow(`adversary of ${k} networks, ${name}`, runs, traffic, plan, undefined, {
+    const row = simulateRow(`adversary of ${k} networks, ${name}`, adversaryRuns, traffic, plan, undefined, {
       adversaryNetworks: k,
     });
     const by = Object.entries(row.changedBy ?? {}).map(([strategy, count]) => `${strategy} ${count}`);

@@ -199,4 +199,38 @@ describe('POST /api/rum', () => {
     for (const row of kept) expect(row.weight).toBe(10_240);
     await full.close();
   });
+
+  it('keeps every ticketed view while junk past half the budget is sampled away', async () => {
+    // Junk first: the largest beacons without a ticket, until they take more than half of a small budget.
+    const junk = {
+      ...report,
+      entries: Array.from({ length: 24 }, (_, i) => ({ error: `${i}`.padEnd(300, 'x'), count: 1 })),
+    };
+    const { app: filling } = await testApi(db);
+    for (let i = 0; i < 60; i++) expect((await postTo(filling, '/api/rum', junk)).statusCode).toBe(204);
+    await filling.close();
+    const { fieldData } = await import('./repository.ts');
+    const used = await fieldData(db).rawBytes();
+    const { app: budgeted } = await testApi(db, { fieldDataMaxBytes: Math.round(used / 0.6) });
+    // More junk is now sampled (one in 20 or fewer kept); 40 ticketed views are all stored, each weighing 1.
+    const before = await countRows(db);
+    for (let i = 0; i < 40; i++) expect((await postTo(budgeted, '/api/rum', junk)).statusCode).toBe(204);
+    const tickets = viewTickets(config.cookieSecrets);
+    for (let i = 0; i < 40; i++) {
+      const { name, value } = tickets.issue({ ...report, route: '/vendor' });
+      expect((await postTo(budgeted, '/api/rum', report, { cookie: `${name}=${value}` })).statusCode).toBe(204);
+    }
+    const ticketed = await db.selectFrom('field_views').select('weight').where('ticket', 'is not', null).execute();
+    expect(ticketed).toEqual(Array.from({ length: 40 }, () => ({ weight: 1 })));
+    expect(await countRows(db)).toBeLessThan(before + 40 + 40 * 4);
+    await budgeted.close();
+  });
+
+  it('stores at most 2,000 unticketed reports of one version an hour, and goes on storing ticketed ones', async () => {
+    for (let i = 0; i < 2_005; i++) expect((await send({ ...report, entries: [] })).statusCode).toBe(204);
+    expect(await db.selectFrom('field_views').select('id').execute()).toHaveLength(2_000);
+    const { name, value } = viewTickets(config.cookieSecrets).issue({ ...report, route: '/vendor' });
+    expect((await send(report, { cookie: `${name}=${value}` })).statusCode).toBe(204);
+    expect(await db.selectFrom('field_views').select('id').execute()).toHaveLength(2_001);
+  });
 });

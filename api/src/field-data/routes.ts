@@ -13,14 +13,7 @@ import type { ApiConfig } from '../config.ts';
 import { isPostgresDb, type Db } from '../db/database.ts';
 import { badRequest, postGuard, type RateLimits } from '../http/guards.ts';
 import { networkHasher } from './networks.ts';
-import {
-  fieldData,
-  fieldDataRetention,
-  groupCommit,
-  maxErrorMessages,
-  otherErrors,
-  type StoredReport,
-} from './repository.ts';
+import { fieldData, fieldDataRetention, groupCommit, maxErrorMessages, otherErrors } from './repository.ts';
 import { ticketCookie, viewTickets } from './tickets.ts';
 
 /** Whether `version` is a version of `remote` the site serves or has published within the raw reports' retention. */
@@ -107,18 +100,26 @@ export function samplingWeight(usedBytes: number, maxBytes: number): number {
   return 10 * 2 ** Math.min(10, Math.floor((usedBytes - maxBytes) / (0.05 * maxBytes)));
 }
 
+/** The share of FIELD_DATA_MAX_MB unticketed reports may fill before they are sampled: the rest is the views'. */
+export const unticketedShare = 0.5;
+
+/** Unticketed reports one instance stores per remote, version and hour; the rest are answered and left out. */
+export const unticketedPerVersionHour = 2_000;
+
 /**
  * The storage budget, measured once a minute from the database's catalog: a report is kept with the weight it stands
- * for, or left out by the sample (so the figures stay right and the disk never fills).
+ * for, or left out by the sample (so the figures stay right and the disk never fills). Reports without a valid ticket
+ * are sampled from half the budget on, those with one only past the whole of it: junk, however much, never samples
+ * away the views the site served.
  */
 function storageBudget(measure: () => Promise<number>, maxBytes: number, random = Math.random) {
-  let weight = 1;
+  let used = 0;
   let measuredAt = 0;
   let measuring: Promise<void> | undefined;
   const remeasure = () =>
     (measuring ??= measure()
-      .then((used) => {
-        weight = samplingWeight(used, maxBytes);
+      .then((bytes) => {
+        used = bytes;
       })
       .catch(() => undefined)
       .finally(() => {
@@ -127,10 +128,32 @@ function storageBudget(measure: () => Promise<number>, maxBytes: number, random 
       }));
   return {
     /** The weight a report is stored with, or 0 when the sample leaves it out. */
-    async weightOfNext(): Promise<number> {
+    async weightOfNext(ticketed: boolean): Promise<number> {
       if (Date.now() - measuredAt > 60_000) await remeasure();
+      const weight = samplingWeight(used, ticketed ? maxBytes : unticketedShare * maxBytes);
       return weight === 1 || random() * weight < 1 ? weight : 0;
     },
+  };
+}
+
+/**
+ * Unticketed reports per remote, version and hour, as this instance has stored them: past `limit` of one version in
+ * an hour, the rest are left out (a flood of made-up reports fills one version's hour, never the budget).
+ */
+function unticketedCap(limit: number) {
+  let hour = '';
+  const counts = new Map<string, number>();
+  return (report: FieldReport, at: Date) => {
+    const now = at.toISOString().slice(0, 13);
+    if (now !== hour) {
+      counts.clear();
+      hour = now;
+    }
+    const key = `${report.remote}\u0000${report.version}`;
+    const count = counts.get(key) ?? 0;
+    if (count >= limit) return false;
+    counts.set(key, count + 1);
+    return true;
   };
 }
 
@@ -153,6 +176,7 @@ export function fieldDataRoutes(
   const networks = networkHasher(db);
   const capErrors = errorCap();
   const budget = storageBudget(() => data.rawBytes(), config.fieldDataMaxBytes);
+  const withinUnticketed = unticketedCap(unticketedPerVersionHour);
 
   /** Why a report cannot be about what it names, or undefined when it can. */
   async function refusal(report: FieldReport): Promise<[field: string, message: string] | undefined> {
@@ -185,16 +209,11 @@ export function fieldDataRoutes(
       const report = request.body.remote === 'shell' ? { ...request.body, version: shellVersion } : request.body;
       const refused = await refusal(report);
       if (refused) return badRequest(reply, ...refused);
-      const weight = await budget.weightOfNext();
-      if (weight > 0) {
-        const at = new Date();
-        const stored: StoredReport = {
-          ...capErrors(report, at),
-          ...(await networksOf(request.ip, at)),
-          ticket: ticketOf(request, report),
-          weight,
-        };
-        await store(stored);
+      const at = new Date();
+      const ticket = ticketOf(request, report);
+      const weight = await budget.weightOfNext(ticket !== null);
+      if (weight > 0 && (ticket !== null || withinUnticketed(report, at))) {
+        await store({ ...capErrors(report, at), ...(await networksOf(request.ip, at)), ticket, weight });
       }
       return reply.code(204).send();
     },
