@@ -21,6 +21,7 @@ import {
 } from 'api';
 import { serveBuilds, type ReleasesSource } from './remotes/builds.ts';
 import { pageSender } from './pages/pages.ts';
+import { serveViewTickets } from './pages/view-tickets.ts';
 import { serverErrorPage } from './pages/plain-page.ts';
 import { registerOverrides, withOverrides, type SiteRole } from './previews/overrides.ts';
 import { registerPreviews, withPreviews } from './previews/preview.ts';
@@ -137,6 +138,11 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     reply.header('Vary', 'Cookie');
     return reply.send(manifest);
   });
+  const tickets = options.api && viewTickets(options.api.config.cookieSecrets);
+  serveViewTickets(app, tickets, async (request, reply) => {
+    const { manifest: cohort } = siteCohorts.ofRequest(request, await readManifest(), readSplits());
+    return withPreviews(cohort, previews.grantsOf(request, reply), options.remotesBaseUrl);
+  });
   const { withOrigin } = siteOrigins(options);
   const sendPage = pageSender({
     root: options.root,
@@ -149,7 +155,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     previews,
     overrides,
     formOutcomes: options.api && formOutcomeCookies(options.api.config.cookieSecrets),
-    tickets: options.api && viewTickets(options.api.config.cookieSecrets),
+    tickets,
     log: app.log,
   });
   serveSeoFiles(app, withOrigin);

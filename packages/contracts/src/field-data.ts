@@ -4,6 +4,12 @@ import { apiPrefix } from './api-prefix.ts';
 /** Where the browser sends what real visitors measured (a beacon per page view). */
 export const fieldDataPath = `${apiPrefix}/rum`;
 
+/**
+ * Where the shell asks for a view's ticket after a client-side navigation (the site server answers it, beside the
+ * pages: it knows the visitor's cohort): `POST /rum-ticket?path=<the new address>`.
+ */
+export const viewTicketPath = '/rum-ticket';
+
 /** The web vitals each view reports, as the `web-vitals` library names them. */
 export const vitalNames = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
 export type VitalName = (typeof vitalNames)[number];

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { collects, versionOf } from './field-data.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { collects, fieldDataView, startFieldData, versionOf } from './field-data.ts';
 
 const chrome =
   'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
@@ -30,5 +30,18 @@ describe('field data', () => {
     expect(versionOf('https://cdn.example/remotes/legal/20261125.0-ab/remoteEntry.js')).toBe('20261125.0-ab');
     expect(versionOf('/remotes/vendor/remoteEntry.js?v=OKG9lX1XxU')).toBe('OKG9lX1XxU');
     expect(versionOf(undefined)).toBe('none');
+  });
+});
+
+describe('a view reached by a client-side link', () => {
+  it('asks the site for its ticket, as a first load brings one; the not-found page has none to ask for', () => {
+    const asked = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(new Response(null, { status: 204 })));
+    vi.stubGlobal('fetch', asked);
+    vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0', doNotTrack: null, sendBeacon: vi.fn(() => true) });
+    startFieldData();
+    fieldDataView('/vendor');
+    fieldDataView('/no-such-page');
+    expect(asked.mock.calls).toEqual([['/rum-ticket?path=%2Fvendor', { method: 'POST', keepalive: true }]]);
+    vi.unstubAllGlobals();
   });
 });

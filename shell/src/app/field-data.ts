@@ -4,6 +4,7 @@ import {
   maxEntries,
   maxMessage,
   notFoundRoute,
+  viewTicketPath,
   type FieldEntry,
   type FieldReport,
 } from '@gift/contracts/field-data';
@@ -111,12 +112,20 @@ function recordError(message: string, stack?: string) {
   else current.errors.set(key, { error, ...(frame && { frame }), count: 1 });
 }
 
-/** A page view begins: the previous one's beacon goes now (its page is gone from the screen). */
+/**
+ * A page view begins: the previous one's beacon goes now (its page is gone from the screen), then the site is asked
+ * for the new view's ticket, as a first load brings one, so that a view reached by a link counts as much as one loaded.
+ */
 export function fieldDataView(pathname: string) {
   if (!current || pathname === currentPath) return;
   flush();
   current = viewAt(pathname);
   currentPath = pathname;
+  if (current.tags.remote !== 'shell') {
+    void fetch(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`, { method: 'POST', keepalive: true }).catch(
+      () => undefined,
+    );
+  }
 }
 
 /** Set when collecting starts; the page being interactive starts it (loadVitalsWhenIdle). */

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type PageRoute } from '@gift/content';
-import { manifestElement, remotes, type RemotesManifest } from '@gift/federation';
+import { manifestElement, type RemotesManifest } from '@gift/federation';
 import type { FormOutcomeCookies, ViewTickets } from 'api';
 import { revalidate } from '../remotes/builds.ts';
 import { onDemandPages } from './on-demand-pages.ts';
@@ -18,7 +18,7 @@ import {
   type PrerenderedIndex,
 } from './prerender.ts';
 import { watchedFile, type WatchedFile } from '../remotes/watched-file.ts';
-import { liveVersionsOf } from '../ledger/versions.ts';
+import { vouch } from './view-tickets.ts';
 import type { Splits } from '../ledger/rollouts.ts';
 import type { Cohort, Cohorts } from '../rollouts/cohorts.ts';
 
@@ -92,19 +92,6 @@ export function pageSender({
     return html;
   };
   const keptPages = keptPageForms({ log });
-  /**
-   * The view's ticket, in a cookie beside the kept page (which stays the same bytes for everyone): the site vouches
-   * that it served this view of this remote's version, and the view's field-data report brings it back.
-   */
-  const vouch = (request: FastifyRequest, reply: FastifyReply, route: PageRoute, manifest: RemotesManifest) => {
-    const version = tickets && liveVersionsOf(manifest)[remotes[route.remote].folder];
-    if (!tickets || !version) return;
-    const { name, value, options } = tickets.issue(
-      { remote: route.remote, version, route: route.path },
-      { secure: request.protocol === 'https' },
-    );
-    reply.setCookie(name, value, options);
-  };
   // The manifest's element, made once per manifest (the same object comes back until the file changes).
   const elements = new WeakMap<RemotesManifest, string>();
   const elementOf = (manifest: RemotesManifest) => {
@@ -236,7 +223,7 @@ export function pageSender({
       if (typeof policy === 'string') reply.header('Content-Security-Policy', allowingOverrides(policy, local));
     }
     const personal = grants.length > 0 || local.length > 0;
-    if (match) vouch(request, reply, match.route, manifest);
+    if (match) vouch(tickets, request, reply, match.route, manifest);
     reply
       .code(found ? 200 : 404)
       // What one browser previews or overrides is for it alone: never kept by a cache, shared or its own.

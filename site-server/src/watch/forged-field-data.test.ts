@@ -155,6 +155,34 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     expect(liveLegal()).toContain(candidate);
   });
 
+  it('a view reached by a client-side link gets its ticket from the site, for its own route: its report counts', async () => {
+    const asked = await fetch(`${site}/rum-ticket?path=${encodeURIComponent('/terms')}`, {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': '100.66.0.1' },
+    });
+    expect(asked.status).toBe(204);
+    expect(asked.headers.get('cache-control')).toBe('no-store');
+    const cookie = asked.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('rum_legal='))!
+      .split(';')[0]!;
+    expect(await report('100.66.0.1', { error: false, cookie, route: '/terms' })).toBe(204);
+    const [row] = await db
+      .selectFrom('field_views')
+      .select('ticket')
+      .where('route', '=', '/terms')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    expect(row!.ticket).toMatch(/^[\w-]{8}$/);
+    // Only pages of the site are vouched for.
+    for (const path of ['/no-such-page', 'https://evil.example/privacy', '']) {
+      const refused = await fetch(`${site}/rum-ticket?path=${encodeURIComponent(path)}`, { method: 'POST' });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
   it('a build that breaks on a click, seen from 25 networks, goes back even while one address posts 900 good reports', async () => {
     const flood = (async () => {
       for (let i = 0; i < 900; i++) {
