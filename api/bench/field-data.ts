@@ -5,7 +5,9 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import type { FieldReport } from '@gift/contracts/field-data';
 import { readConfig } from '../src/config.ts';
+import { takeLease } from '../src/db/claims.ts';
 import { openMigratedDatabase, type Db } from '../src/db/database.ts';
+import { judgeRollout } from '../src/field-data/decision.ts';
 import { fieldData } from '../src/field-data/repository.ts';
 import { createApiServer } from '../src/server.ts';
 import { postgresDatabase, postgresServer } from '../test/databases.ts';
@@ -20,11 +22,18 @@ import { postgresDatabase, postgresServer } from '../test/databases.ts';
  *    unknown version, a foreign remote or an unknown route: 400, nothing stored. Fails past any of these.
  * 3. The storage a million reports take, on SQLite and PostgreSQL: 100,000 typical reports (a view, five vitals and,
  *    for one in ten, an error) stored and measured, scaled to a million.
+ * 4. The release watch's look over a flood, on SQLite and PostgreSQL: FIELD_LOOK_REPORTS (1,000,000) reports of one
+ *    version stored in the last hour, 95 in 100 without a ticket (as a flood leaves them); answers of the same process
+ *    (`/api/health/live`, served from memory as a page is) asked one after another for FIELD_LOOK_SECONDS (10), without
+ *    a look and then with a canary's and its current version's figures read back to back. Prints the slowest answer of
+ *    each and the looks' time; fails when looking makes the slowest answer more than 50 ms slower.
  */
 const rate = Number(process.env.FIELD_LOAD_RATE ?? 200);
 const seconds = Number(process.env.FIELD_LOAD_SECONDS ?? 60);
 const sampleReports = Number(process.env.FIELD_STORAGE_REPORTS ?? 100_000);
 const abuseSeconds = Number(process.env.FIELD_ABUSE_SECONDS ?? 60);
+const lookReports = Number(process.env.FIELD_LOOK_REPORTS ?? 1_000_000);
+const lookSeconds = Number(process.env.FIELD_LOOK_SECONDS ?? 10);
 
 const routes = [
   ['/', 'consumer'],
@@ -307,6 +316,119 @@ async function storage() {
   for (const line of rows) console.log(line);
 }
 
-await load();
-await abuse();
-await storage();
+/** `lookReports` reports of one version in the last hour, one in 20 with a ticket, from 20,000 networks. */
+async function flood(db: Db, version: string) {
+  const data = fieldData(db);
+  for (let start = 0; start < lookReports; start += 2000) {
+    const count = Math.min(2000, lookReports - start);
+    await data.storeAll(
+      Array.from({ length: count }, (_, offset) => {
+        const index = start + offset;
+        return {
+          route: '/vendor',
+          remote: 'vendor',
+          version,
+          shell: 'Bx12_abcd',
+          viewport: 'phone' as const,
+          view: true,
+          entries: [
+            { metric: 'LCP' as const, value: 1200 + (index % 1700) },
+            { metric: 'INP' as const, value: 40 + (index % 400) },
+          ],
+          network: `n${index % 20_000}`.padEnd(8, '0'),
+          ticket: index % 20 === 0 ? index.toString(36).padStart(8, '0') : null,
+        };
+      }),
+    );
+  }
+}
+
+/** The slowest of the answers asked one after another for `lookSeconds`, in ms, and how many. */
+async function slowestAnswer(address: string) {
+  let slowest = 0;
+  let answers = 0;
+  const until = Date.now() + lookSeconds * 1000;
+  while (Date.now() < until) {
+    const started = performance.now();
+    await (await fetch(`${address}/api/health/live`)).arrayBuffer();
+    slowest = Math.max(slowest, performance.now() - started);
+    answers += 1;
+  }
+  return { slowest, answers };
+}
+
+async function looks() {
+  const rows: string[] = [];
+  const budgetMs = 50;
+  const measure = async (name: string, db: Db) => {
+    const started = performance.now();
+    await flood(db, 'v-canary');
+    const filled = (performance.now() - started) / 1000;
+    // The hourly roll-up of the flood runs now, as it would have while the reports came: then the answers measured
+    // wait on the looks alone.
+    await fieldData(db).rollUpAndPurge();
+    await takeLease(db, 'hourly-purge', 'bench', new Date(), 3_600_000);
+    const config = { ...readConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'field-looks-')) }), fieldDataPerIp: 1e9 };
+    const app = await createApiServer({ db, config });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const without = await slowestAnswer(address);
+    let looking = true;
+    const lookTimes: number[] = [];
+    const looker = (async () => {
+      while (looking) {
+        const at = performance.now();
+        await judgeRollout(db, {
+          remote: 'vendor',
+          version: 'v-canary',
+          current: 'v-current',
+          since: new Date(Date.now() - 3_600_000),
+        });
+        lookTimes.push(performance.now() - at);
+        // As the watch's interval does: the next look is a task of its own (SQLite answers within the same one).
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const during = await slowestAnswer(address);
+    looking = false;
+    await looker;
+    await app.close();
+    const slowestLook = Math.max(...lookTimes);
+    rows.push(
+      `| ${name.padEnd(10)} | ${lookReports.toLocaleString('en')} in ${filled.toFixed(0)} s | ${without.slowest.toFixed(1)} ms (${without.answers}) | ${during.slowest.toFixed(1)} ms (${during.answers}) | ${lookTimes.length}, slowest ${slowestLook.toFixed(0)} ms |`,
+    );
+    if (during.slowest - without.slowest > budgetMs) {
+      console.error(
+        `${name}: looking made the slowest answer ${(during.slowest - without.slowest).toFixed(0)} ms slower (budget ${budgetMs} ms).`,
+      );
+      process.exitCode = 1;
+    }
+  };
+  const dataDir = mkdtempSync(join(tmpdir(), 'field-looks-'));
+  const sqlite = await openMigratedDatabase({ databaseUrl: undefined, dataDir });
+  await measure('SQLite', sqlite);
+  await sqlite.destroy();
+  const postgres = await postgresServer();
+  if (postgres) {
+    const db = await postgresDatabase(postgres.url);
+    await measure('PostgreSQL', db);
+    await db.destroy();
+    postgres.stop();
+  } else rows.push('| PostgreSQL | not measured here (no PostgreSQL) | | | |');
+  console.log(
+    `\nThe release watch's looks over a flood (one report in 20 ticketed), answers asked one after another for ${lookSeconds} s\n`,
+  );
+  console.log(
+    '| database   | reports stored | slowest answer, no look (answers) | slowest answer, looking (answers) | looks |',
+  );
+  console.log(
+    '|------------|----------------|-----------------------------------|-----------------------------------|-------|',
+  );
+  for (const line of rows) console.log(line);
+}
+
+if (process.env.FIELD_BENCH !== 'looks') {
+  await load();
+  await abuse();
+  await storage();
+}
+await looks();

@@ -494,9 +494,10 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
      * What a release decision may count of one version since `since` (before `until`, on `routes` when given): the views
      * the site vouched for, a valid ticket each, each ticket one view (its first counting beacon), at most
      * `maxPerNetwork` views per network and hour, first come first counted; a view erred when any beacon of it carried
-     * an error. By SQL aggregates over the ticketed rows alone (an index of their own), so that a look costs what the
-     * real views cost, never the unticketed flood beside them. With `reports`, every report received is counted too (a
-     * scan of the window's rows: for the commands).
+     * an error. Reads the ticketed rows alone (an index of their own), 2,000 at a time with other work let in between, so
+     * that a look costs what the ticketed views cost, never the unticketed flood beside them, and holds no request for
+     * longer than a batch. With `reports`, every report received is counted too (a scan of the window's rows: for the
+     * commands).
      */
     async countedFigures({
       remote,
@@ -519,52 +520,83 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       if (routes && !routes.length) return { ...figures, ...(reports && { reports: 0, reportNetworks: 0 }) };
       const where = within({ since, until, remote, version, routes }, 0);
       const network = networkColumn(since, now());
-      const { rows } = await sql<{
+      // SQLite's planner would take the release index, which holds every report: told to read the ticketed rows' own.
+      const ticketedIndex = isPostgresDb(db) ? sql`` : sql`indexed by field_views_ticketed`;
+      type Row = {
+        id: number;
+        received_at: string;
         network: string;
         route: string;
-        erred: number | string;
+        counted: number;
+        errors: number;
         inp: number | null;
         lcp: number | null;
-      }>`with tickets as (
-          select ticket,
-            min(case when counted = 1 then id end) as view_id,
-            max(case when errors > 0 then 1 else 0 end) as erred,
-            max(inp) as inp,
-            max(lcp) as lcp
-          from field_views
-          where ticket is not null and ${where}
-          group by ticket
-        ),
-        views as (
-          select t.view_id, ${network} as network, v.route, t.erred, t.inp, t.lcp,
-            row_number() over (partition by ${network}, substr(v.received_at, 1, 13) order by t.view_id) as nth
-          from tickets t join field_views v on v.id = t.view_id
-        )
-        select network, route, erred, inp, lcp from views where nth <= ${maxPerNetwork} order by view_id`.execute(db);
+        ticket: string;
+      };
+      type View = {
+        id: number;
+        network: string;
+        hour: string;
+        route: string;
+        erred: boolean;
+        inp?: number;
+        lcp?: number;
+      };
+      // Each ticket's view (its first counting beacon), erred when any of its beacons erred, its slowest values.
+      const views = new Map<string, View>();
+      const later = new Map<string, Pick<View, 'erred' | 'inp' | 'lcp'>>();
+      let after: { at: string; id: number } | undefined;
+      for (;;) {
+        const { rows } = await sql<Row>`select v.id, v.received_at, ${network} as network, v.route, v.counted,
+            v.errors, v.inp, v.lcp, v.ticket
+          from field_views v ${ticketedIndex}
+          where v.ticket is not null and ${where}
+            ${after ? sql`and (v.received_at, v.id) > (${after.at}, ${after.id})` : sql``}
+          order by v.received_at, v.id limit ${batchRows * 4}`.execute(db);
+        for (const row of rows) {
+          const known = views.get(row.ticket) ?? later.get(row.ticket);
+          if (!known && row.counted) {
+            const hour = row.received_at.slice(0, 13);
+            views.set(row.ticket, { id: Number(row.id), network: row.network, hour, route: row.route, erred: false });
+          } else if (!known) later.set(row.ticket, { erred: false });
+          const view = (views.get(row.ticket) ?? later.get(row.ticket))!;
+          view.erred ||= row.errors > 0;
+          if (row.inp !== null) view.inp = Math.max(view.inp ?? 0, Number(row.inp));
+          if (row.lcp !== null) view.lcp = Math.max(view.lcp ?? 0, Number(row.lcp));
+        }
+        if (rows.length < batchRows * 4) break;
+        after = { at: rows.at(-1)!.received_at, id: Number(rows.at(-1)!.id) };
+        // However many ticketed rows a flood left, a look holds no request for longer than a batch.
+        await yieldToOthers();
+      }
       const networks = new Map<string, NetworkEvidence>();
+      const perNetworkHour = new Map<string, number>();
       const seenRoutes = new Set<string>();
       const inp: number[] = [];
       const lcp: number[] = [];
-      for (const row of rows) {
-        const erred = Number(row.erred) > 0;
-        let network = networks.get(row.network);
-        if (!network) networks.set(row.network, (network = { views: 0, erred: 0 }));
-        network.views += 1;
+      for (const view of [...views.values()].sort((a, b) => a.id - b.id)) {
+        const slot = `${view.network}\u0000${view.hour}`;
+        const taken = perNetworkHour.get(slot) ?? 0;
+        if (taken >= maxPerNetwork) continue;
+        perNetworkHour.set(slot, taken + 1);
+        let evidence = networks.get(view.network);
+        if (!evidence) networks.set(view.network, (evidence = { views: 0, erred: 0 }));
+        evidence.views += 1;
         figures.views += 1;
-        if (erred) {
-          network.erred += 1;
+        if (view.erred) {
+          evidence.erred += 1;
           figures.errorViews += 1;
         }
         // Each network's first value of each vital: one draw from every network, however many views it brought.
-        if (row.inp !== null) {
-          network.inp ??= Number(row.inp);
-          inp.push(Number(row.inp));
+        if (view.inp !== undefined) {
+          evidence.inp ??= view.inp;
+          inp.push(view.inp);
         }
-        if (row.lcp !== null) {
-          network.lcp ??= Number(row.lcp);
-          lcp.push(Number(row.lcp));
+        if (view.lcp !== undefined) {
+          evidence.lcp ??= view.lcp;
+          lcp.push(view.lcp);
         }
-        seenRoutes.add(row.route);
+        seenRoutes.add(view.route);
       }
       figures.networks = networks.size;
       figures.perNetwork = [...networks.values()];
