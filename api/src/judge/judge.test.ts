@@ -69,14 +69,15 @@ describe('the release judge', () => {
   });
 
   it('rolls back a canary that errs from many networks, naming the test, the figures, the networks and the margin', () => {
-    // By hand: 3 erring and 3 clean networks set aside on each side leave 37 of 788 views against 17 of 7,988; with
-    // Agresti and Caffo's +1/+2, 38/790 - 18/7,990 = 4.59 pp, standard error 0.763 pp, lower 99.9% bound 4.59 - 3.09 x
-    // 0.763 = 2.2 pp.
+    // By hand: 3 networks at each end set aside on the canary's side, 30 on the baseline's (ten times the networks):
+    // 37 of 788 views against 0 of 7,880; with Agresti and Caffo's +1/+2, 38/790 - 1/7,882 = 4.80 pp, standard error
+    // 0.761 pp, lower 99.9% bound 4.80 - 3.09 x 0.761 = 2.4 pp.
     const verdict = judge(networks(400, { views: 2, erring: 40 }), networks(4000, { views: 2, erring: 20 }));
     expect(verdict.verdict).toBe('roll back');
     expect(verdict.why).toBe(
       'worse before: errors 5.0% of 800 views erred (40, from 40 networks) against 0.3% (20 of 8,000): at least ' +
-        '+2.2 pp at 99.9%, above the minimum effect of +0.5 pp (errors from 37 networks once the 3 at each end were set aside)',
+        '+2.4 pp at 99.9%, above the minimum effect of +0.5 pp (errors from 37 networks once 3 and 30 networks at each ' +
+        'end were set aside)',
     );
     expect(verdict.metrics).toEqual([
       expect.objectContaining({ metric: 'errors', classification: 'worse' }),

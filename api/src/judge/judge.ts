@@ -155,22 +155,14 @@ function trimmedTotals(networks: NetworkEvidence[], count: number, weight: numbe
   return { views, erred, erring };
 }
 
-function totals(networks: NetworkEvidence[]) {
-  let [views, erred, erring] = [0, 0, 0];
-  for (const network of networks) {
-    views += network.views;
-    erred += network.erred;
-    if (network.erred > 0) erring += 1;
-  }
-  return { views, erred, erring };
-}
+/** Views, erred views and erring networks, as they came. */
+const totals = (networks: NetworkEvidence[]) => trimmedTotals(networks, 0, Infinity);
 
 function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvidence[], settings: JudgeSettings) {
-  const k = settings.setAside;
   const [zWorse, zFine] = [zFor(settings.confidence), zFor(settings.advanceConfidence)];
   const margin = ({ absolute, relative }: { absolute: number; relative: number }, rate: number) =>
     Math.max(absolute, relative * rate);
-  const trim = setAsideCounts(canary.length, baseline.length, k);
+  const trim = setAsideCounts(canary.length, baseline.length, settings.setAside);
   const c = trimmedTotals(canary, trim.canary, settings.networkWeight);
   const b = trimmedTotals(baseline, trim.baseline, settings.networkWeight);
   const { difference, se } = differenceOfRates(
@@ -190,7 +182,8 @@ function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvide
       classification: 'worse' as const,
       says:
         `${rates}: at least ${points(lower)} at ${confidenceText(settings.confidence)}, above the minimum effect of ` +
-        `${points(worseMargin)} (errors from ${plural(c.erring, 'network')} once the ${k} at each end were set aside)`,
+        `${points(worseMargin)} (errors from ${plural(c.erring, 'network')} once ${trim.canary} and ${trim.baseline} ` +
+        'networks at each end were set aside)',
     };
   }
   if (upper < fineMargin) {

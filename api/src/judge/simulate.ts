@@ -227,14 +227,12 @@ export function simulateRun(
   }
 
   const onTime: boolean[] = [];
-  const started = 0;
   for (let stage = 0; stage < plan.stages.length - 1;) {
     const canary = new Cohort(plan.maxPerNetwork);
     const current = new Cohort(plan.maxPerNetwork);
-    const stageStart = minute;
-    const dueAt = stageStart + plan.stageMinutes;
+    const dueAt = minute + plan.stageMinutes;
     let advanced = false;
-    while (minute - started < plan.maxHours * 60) {
+    while (minute < plan.maxHours * 60) {
       visit(plan.lookMinutes, plan.stages[stage]!, canary, current);
       const verdict = judge(canary.evidence(), current.evidence(), settings, currentVersion);
       if (verdict.verdict === 'roll back') {
