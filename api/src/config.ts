@@ -119,6 +119,7 @@ export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { max
     setAside: integer(env.RELEASE_WATCH_SET_ASIDE, d.setAside),
     networkWeight: positive(env.RELEASE_WATCH_NETWORK_WEIGHT, 'RELEASE_WATCH_NETWORK_WEIGHT', d.networkWeight),
     minErrorNetworks: integer(env.RELEASE_WATCH_MIN_ERROR_NETWORKS, d.minErrorNetworks),
+    minVitalsNetworks: integer(env.RELEASE_WATCH_MIN_VITALS_NETWORKS, d.minVitalsNetworks),
     confidence: percent('RELEASE_WATCH_CONFIDENCE', d.confidence),
     advanceConfidence: percent('RELEASE_WATCH_ADVANCE_CONFIDENCE', d.advanceConfidence),
     errorMargin: {

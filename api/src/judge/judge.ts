@@ -30,6 +30,11 @@ export interface JudgeSettings {
    * erred views scaled alike), so that a busy network, or an adversary's over many hours, stays one voice of many.
    */
   networkWeight: number;
+  /**
+   * RELEASE_WATCH_MIN_VITALS_NETWORKS: networks with a value of a vital, on each side, before it is tested: a rank test
+   * on a few dozen values, looked at every 30 s, would flag chance as slowness.
+   */
+  minVitalsNetworks: number;
   /** RELEASE_WATCH_MIN_ERROR_NETWORKS: distinct networks whose views erred before errors can roll back. */
   minErrorNetworks: number;
   /** RELEASE_WATCH_CONFIDENCE: of a "worse" (roll back, abort), one-sided. */
@@ -56,6 +61,7 @@ export const defaultJudgeSettings: JudgeSettings = {
   setAside: 3,
   networkWeight: 20,
   minErrorNetworks: 5,
+  minVitalsNetworks: 50,
   confidence: 0.999,
   advanceConfidence: 0.95,
   errorMargin: { absolute: 0.02, relative: 1 },
@@ -327,13 +333,13 @@ export function judge(
   ];
   for (const metric of ['INP', 'LCP'] as const) {
     const key = metric === 'INP' ? 'inp' : 'lcp';
-    const enough = networksWith(next, key) >= settings.minNetworks;
-    const compared = hasBaseline && networksWith(baseline, key) >= settings.minNetworks;
+    const enough = networksWith(next, key) >= settings.minVitalsNetworks;
+    const compared = hasBaseline && networksWith(baseline, key) >= settings.minVitalsNetworks;
     if (!enough) {
       metrics.push({
         metric,
         classification: 'no data',
-        says: `values from ${networksWith(next, key)} of ${settings.minNetworks} networks`,
+        says: `values from ${networksWith(next, key)} of ${settings.minVitalsNetworks} networks`,
       });
     } else {
       metrics.push({
