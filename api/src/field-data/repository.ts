@@ -494,7 +494,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
      * What a release decision may count of one version since `since` (before `until`, on `routes` when given): the views
      * the site vouched for, a valid ticket each, each ticket one view (its first counting beacon), at most
      * `maxPerNetwork` views per network and hour, first come first counted; a view erred when any beacon of it carried
-     * an error. Reads the ticketed rows alone (an index of their own), 2,000 at a time with other work let in between, so
+     * an error. Reads the ticketed rows alone (an index of their own), 1,000 at a time with other work let in between, so
      * that a look costs what the ticketed views cost, never the unticketed flood beside them, and holds no request for
      * longer than a batch. With `reports`, every report received is counted too (a scan of the window's rows: for the
      * commands).
@@ -552,7 +552,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           from field_views v ${ticketedIndex}
           where v.ticket is not null and ${where}
             ${after ? sql`and (v.received_at, v.id) > (${after.at}, ${after.id})` : sql``}
-          order by v.received_at, v.id limit ${batchRows * 4}`.execute(db);
+          order by v.received_at, v.id limit ${batchRows * 2}`.execute(db);
         for (const row of rows) {
           const known = views.get(row.ticket) ?? later.get(row.ticket);
           if (!known && row.counted) {
@@ -564,7 +564,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           if (row.inp !== null) view.inp = Math.max(view.inp ?? 0, Number(row.inp));
           if (row.lcp !== null) view.lcp = Math.max(view.lcp ?? 0, Number(row.lcp));
         }
-        if (rows.length < batchRows * 4) break;
+        if (rows.length < batchRows * 2) break;
         after = { at: rows.at(-1)!.received_at, id: Number(rows.at(-1)!.id) };
         // However many ticketed rows a flood left, a look holds no request for longer than a batch.
         await yieldToOthers();
