@@ -333,6 +333,10 @@ const migrations: Record<string, Migration> = {
       // the unticketed ones beside them, however many a flood left.
       await sql`create index field_views_ticketed on field_views (remote, version, received_at, ticket)
         where ticket is not null`.execute(db);
+    },
+  },
+  '2026-11-27-02-networks-across-midnight': {
+    async up(db: Kysely<unknown>) {
       // A report's network hashed with the keys of its day and of the two days before (each key goes with the raw
       // reports of its day): one network is one hash over a window of up to 48 hours, across midnight.
       for (const column of ['network_1', 'network_2']) {
