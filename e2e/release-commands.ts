@@ -25,6 +25,13 @@ export async function releaseCommand(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 /**
+ * How long a journey may take that runs `checkedPromotes` promotes with their checks, and `rest` for everything else:
+ * a promote's checks load eleven pages in Chromium, about 30 s on an idle 2-core machine and up to three times that
+ * beside the other journeys' browsers (CI runs three workers on two cores).
+ */
+export const promoteTimeout = (checkedPromotes: number, rest = 60_000) => rest + checkedPromotes * 120_000;
+
+/**
  * A server of the site-server package (`src/main.ts`, `src/dev/remotes-host-main.ts`) started with `env`; resolves once
  * `url` answers anything. Stop it with `kill('SIGTERM')`.
  */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promoteJourney, rewrite } from '../promote-journey.ts';
-import { privacyChunk } from '../release-commands.ts';
+import { privacyChunk, promoteTimeout } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -14,7 +14,7 @@ import { expect, test } from './support.ts';
 const { candidate, refused, succeeds, liveLegal } = promoteJourney();
 
 test('a page that throws in the browser only is refused: route, viewport and the error named', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const version = await candidate((dist) =>
     rewrite(privacyChunk(dist), (code) => `throw new Error("privacy page broke in the browser");${code}`),
   );
@@ -27,7 +27,7 @@ test('a page that throws in the browser only is refused: route, viewport and the
 });
 
 test('a page that scrolls sideways is refused, with how far it sticks out', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const version = await candidate((dist) => {
     for (const name of readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))) {
       rewrite(join(dist, 'assets', name), (css) => `${css}\nmain h1{min-width:1500px}`);
@@ -41,7 +41,7 @@ test('a page that scrolls sideways is refused, with how far it sticks out', asyn
 });
 
 test('a page that moves by itself while it loads is refused, with how much it moved', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   // A banner pushed in above the text once the page runs, as a late notice or ad would.
   const version = await candidate((dist) =>
     rewrite(
@@ -59,7 +59,7 @@ test('a page that moves by itself while it loads is refused, with how much it mo
 });
 
 test('a page that throws in the server render is refused', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const version = await candidate((dist) =>
     rewrite(
       join(dist, 'ssr', 'privacy-page.js'),
@@ -71,7 +71,7 @@ test('a page that throws in the server render is refused', async () => {
 });
 
 test('a build against another major of React is refused with both versions named', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const version = await candidate((dist) =>
     rewrite(join(dist, 'mf-manifest.json'), (text) => {
       const federation = JSON.parse(text) as { shared: { name: string; version: string; requiredVersion: string }[] };
@@ -89,7 +89,7 @@ test('a build against another major of React is refused with both versions named
 });
 
 test('a build 30% heavier is refused unless --allow-heavier; the figure is printed either way', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(promoteTimeout(2));
   const version = await candidate((dist) => {
     // Incompressible bytes, about a third of what the remote's scripts weigh in Brotli.
     const chunk = privacyChunk(dist);
@@ -107,7 +107,7 @@ test('a build 30% heavier is refused unless --allow-heavier; the figure is print
 });
 
 test('a candidate that breaks another team’s page (the control route) is refused, though its own pages pass', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   // Its server build changes the React every server build renders with: the consumer's carousel needs what it broke.
   const version = await candidate((dist) =>
     rewrite(

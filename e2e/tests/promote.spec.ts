@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
 import { promoteJourney, rewrite } from '../promote-journey.ts';
-import { pageChunk, privacyChunk, releaseCommand } from '../release-commands.ts';
+import { pageChunk, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -15,7 +15,7 @@ import { expect, test } from './support.ts';
 const { candidate, refused, succeeds, liveLegal, manifest, env } = promoteJourney();
 
 test('a good candidate passes every check, says how long they took, and goes live', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const before = liveLegal();
   const version = await candidate();
   expect(liveLegal()).toBe(before);
@@ -33,7 +33,7 @@ test('a good candidate passes every check, says how long they took, and goes liv
 });
 
 test('another team’s broken live page does not block a good candidate; the output names whose page it is', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(promoteTimeout(1));
   const consumerDist = fileURLToPath(new URL('../../consumer/dist/', import.meta.url));
   const broken = mkdtempSync(join(tmpdir(), 'consumer-broken-'));
   cpSync(consumerDist, broken, { recursive: true });
@@ -59,7 +59,7 @@ test('another team’s broken live page does not block a good candidate; the out
 });
 
 test('--force --reason skips the checks, and pnpm releases shows every verdict and who gave it', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const broken = await candidate((dist) =>
     rewrite(join(dist, 'ssr', 'privacy-page.js'), (code) => `throw new Error("broken on purpose");\n${code}`),
   );
@@ -91,7 +91,7 @@ test('--force --reason skips the checks, and pnpm releases shows every verdict a
 });
 
 test('escape codes in a page’s console or a reason are printed as visible text; the records keep them as given', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(promoteTimeout(1));
   const escape = '\u001b[2J\u001b]0;owned\u0007';
   const noisy = await candidate((dist) =>
     rewrite(
@@ -121,7 +121,7 @@ test('escape codes in a page’s console or a reason are printed as visible text
 });
 
 test('promotes at once: two of one remote take turns, another remote’s is checked beside them; all switch', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(promoteTimeout(3));
   const [first, second] = [await candidate(), await candidate()];
   const vendorDist = fileURLToPath(new URL('../../vendor/dist/', import.meta.url));
   const vendor = /published (\S+) as a candidate/.exec(

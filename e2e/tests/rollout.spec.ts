@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { RolloutWebhookEvent } from '@gift/contracts/webhooks';
 import { openDoors, startWatchedSite, webhookReceiver } from '../field-doors.ts';
 import { rewrite } from '../promote-journey.ts';
-import { firstDeployment, privacyChunk, releaseCommand } from '../release-commands.ts';
+import { firstDeployment, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -86,7 +86,7 @@ test.afterAll(async () => {
 test('two cohorts see two versions of /privacy, each on reload and client-side navigation; /vendor is the same', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(promoteTimeout(1, 90_000));
   const current = liveLegal();
   await succeeds(['promote', 'legal', renamed, '--stages', '5,25,100', '--stage-minutes', '60']);
   expect(rollout()).toMatchObject({ version: renamed, stage: 0 });
@@ -157,7 +157,7 @@ test('two cohorts see two versions of /privacy, each on reload and client-side n
 test('a canary that throws on a click is aborted at 5% by its own cohort’s field data; the other cohort never saw it', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(promoteTimeout(1, 120_000));
   const current = liveLegal();
   const broken = await candidate((dist) =>
     rewrite(
@@ -231,7 +231,7 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
 test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due, and is live for everyone', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(promoteTimeout(1, 180_000));
   const received = receiver!.received.length;
   await succeeds([
     'promote',
