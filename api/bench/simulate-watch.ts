@@ -1,4 +1,5 @@
-import { defaultPlan, defaultTraffic, simulateRow, type Plan, type Row, type Traffic } from '../src/judge/simulate.ts';
+import { defaultPlan, defaultTraffic, type Plan, type Row, type Traffic } from '../src/judge/simulate.ts';
+import { simulatorPool } from './simulate-pool.ts';
 
 /**
  * `pnpm simulate:watch`: the release judge's error rates on generated traffic, a row per scenario, each from SIM_RUNS
@@ -7,6 +8,7 @@ import { defaultPlan, defaultTraffic, simulateRow, type Plan, type Row, type Tra
  * a search for the smallest that changes any outcome (SIM_SEARCH_RUNS runs each, 200). Prints the table and exits 1
  * when a row is past its limit: wrong aborts or rollbacks of equal versions above 1%, any outcome changed by an
  * adversary of 3 networks or fewer, a bad canary aborted in under 95% of runs, a good one advanced on time in under 95%.
+ * The runs share SIM_WORKERS threads (the machine's cores by default); the table is the same with any number.
  */
 const runs = Number(process.env.SIM_RUNS ?? 2000);
 const adversaryRuns = Number(process.env.SIM_ADVERSARY_RUNS ?? runs);
@@ -18,6 +20,7 @@ const worseErrors: Traffic = { ...defaultTraffic, canaryExtraErrors: 0.03 };
 const slower: Traffic = { ...defaultTraffic, canarySlower: 1.5 };
 const promote: Plan = { ...defaultPlan, kind: 'promote' };
 
+const pool = simulatorPool();
 const share = (count: number | undefined, of: number) => `${(((count ?? 0) / of) * 100).toFixed(1)}%`;
 const started = Date.now();
 const rows: { row: Row; says: string; ok: boolean }[] = [];
@@ -35,13 +38,13 @@ console.log(
     `Error rates drawn between 0 and 2% a run; INP and LCP log-normal (medians 120 and 1,800 ms).\n`,
 );
 
-const rollouts = simulateRow('equal versions, rollout', runs, equal, defaultPlan);
+const rollouts = await pool.row('equal versions, rollout', runs, equal, defaultPlan);
 add(
   rollouts,
   `wrongly aborted ${share(rollouts.ends.aborted, runs)}; first stage advanced when due ${share(rollouts.firstStageOnTime, runs)}; completed ${share(rollouts.ends.completed, runs)}`,
   (rollouts.ends.aborted ?? 0) / runs <= 0.01 && (rollouts.firstStageOnTime ?? 0) / runs >= 0.95,
 );
-const promotes = simulateRow('equal versions, promote', runs, equal, promote);
+const promotes = await pool.row('equal versions, promote', runs, equal, promote);
 add(
   promotes,
   `wrongly rolled back ${share(promotes.ends['rolled back'], runs)}`,
@@ -51,7 +54,7 @@ for (const [name, traffic] of [
   ['bad canary, +3 points of errors', worseErrors],
   ['bad canary, INP and LCP x1.5', slower],
 ] as const) {
-  const row = simulateRow(name, runs, traffic, defaultPlan);
+  const row = await pool.row(name, runs, traffic, defaultPlan);
   add(
     row,
     `aborted ${share(row.ends.aborted, runs)}, median ${row.medianViews ?? 0} views from ${row.medianNetworks ?? 0} networks until the abort`,
@@ -64,7 +67,7 @@ for (const k of adversaries) {
     ['bad canary, rollout', worseErrors, defaultPlan],
     ['equal versions, promote', equal, promote],
   ] as const) {
-    const row = simulateRow(`adversary of ${k} networks, ${name}`, adversaryRuns, traffic, plan, undefined, {
+    const row = await pool.row(`adversary of ${k} networks, ${name}`, adversaryRuns, traffic, plan, {
       adversaryNetworks: k,
     });
     const by = Object.entries(row.changedBy ?? {}).map(([strategy, count]) => `${strategy} ${count}`);
@@ -74,10 +77,8 @@ for (const k of adversaries) {
 if (searchRuns > 0) {
   let smallest: number | undefined;
   for (const k of [4, 6, 8, 12, 16, 24, 32]) {
-    const row = simulateRow(`adversary of ${k}`, searchRuns, equal, defaultPlan, undefined, { adversaryNetworks: k });
-    const bad = simulateRow(`adversary of ${k}`, searchRuns, worseErrors, defaultPlan, undefined, {
-      adversaryNetworks: k,
-    });
+    const row = await pool.row(`adversary of ${k}`, searchRuns, equal, defaultPlan, { adversaryNetworks: k });
+    const bad = await pool.row(`adversary of ${k}`, searchRuns, worseErrors, defaultPlan, { adversaryNetworks: k });
     const changed = (row.changed ?? 0) + (bad.changed ?? 0);
     console.log(`     adversary of ${k} networks: ${changed} of ${2 * searchRuns} outcomes changed`);
     if (changed > 0) {
@@ -89,4 +90,5 @@ if (searchRuns > 0) {
     `Smallest adversary that changed an outcome: ${smallest ? `${smallest} networks` : 'none up to 32 networks'}`,
   );
 }
+await pool.close();
 process.exitCode = rows.every((row) => row.ok) ? 0 : 1;

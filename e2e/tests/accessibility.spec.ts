@@ -23,6 +23,9 @@ for (const width of [375, 1280]) {
 }
 
 test.describe('axe in every state', () => {
+  // Each test loads pages, acts and reads each state with axe (about 10 s a reading on a busy 2-core machine).
+  test.describe.configure({ timeout: 60_000 });
+
   test('small-screen menu open', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await open(page, '/');

@@ -111,16 +111,24 @@ const points = (share: number) => `${share >= 0 ? '+' : '-'}${Math.abs(share * 1
 const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
 const confidenceText = (confidence: number) => `${Number((confidence * 100).toFixed(1))}%`;
 
-/** A network as the error rate weighs it: at most `weight` views, its erred views scaled alike. */
-const weighed = (network: NetworkEvidence, weight: number) =>
-  network.views > weight ? { views: weight, erred: (network.erred * weight) / network.views } : network;
-
-/** The `count` networks that score highest. */
-function highest(networks: NetworkEvidence[], count: number, score: (network: NetworkEvidence) => number) {
-  if (count <= 0) return new Set<NetworkEvidence>();
-  const scored = networks.map((network) => ({ network, score: score(network) }));
-  scored.sort((a, b) => b.score - a.score);
-  return new Set(scored.slice(0, count).map((entry) => entry.network));
+/**
+ * The indices of the `count` highest `scores`, leaving out those `skipped` marks, the earlier first among equals (as a
+ * stable sort would rank them). One pass that keeps the best `count` in order: the watch and the simulator look often,
+ * at thousands of networks, and set aside a few dozen.
+ */
+function highest(scores: Float64Array, count: number, skipped?: Uint8Array) {
+  const best: number[] = [];
+  if (count <= 0) return best;
+  for (let index = 0; index < scores.length; index += 1) {
+    if (skipped?.[index]) continue;
+    const value = scores[index]!;
+    if (best.length === count && value <= scores[best[count - 1]!]!) continue;
+    let at = best.length;
+    while (at > 0 && scores[best[at - 1]!]! < value) at -= 1;
+    best.splice(at, 0, index);
+    if (best.length > count) best.pop();
+  }
+  return best;
 }
 
 /**
@@ -134,31 +142,39 @@ export function setAsideCounts(canary: number, baseline: number, setAside: numbe
   return { canary: share(canary), baseline: share(baseline) };
 }
 
-// What pulls an error rate up (many erred views) and down (many clean views).
-const byErrors = (network: NetworkEvidence) => network.erred * 1e6 - network.views;
-const byCleanViews = (network: NetworkEvidence) => (network.views - network.erred) * 1e6 - network.erred;
-
 /**
- * Views, erred views and erring networks, each network weighed at most `weight` views, once the `count` networks that
- * pull the rate up most and the `count` that pull it down most are set aside: what a few networks sent, at either end,
- * moves neither test.
+ * Views, erred views and erring networks, each network weighed at most `weight` views (its erred views scaled alike),
+ * once the `count` networks that pull the rate up most (many erred views) and the `count` that pull it down most (many
+ * clean views) are set aside: what a few networks sent, at either end, moves neither test.
  */
 function trimmedTotals(networks: NetworkEvidence[], count: number, weight: number) {
-  const weighted = networks.map((network) => weighed(network, weight));
-  const up = highest(weighted, count, byErrors);
-  const down = highest(
-    weighted.filter((network) => !up.has(network)),
-    count,
-    byCleanViews,
-  );
-  let [views, erred, erring] = [0, 0, 0];
-  for (const network of weighted) {
-    if (up.has(network) || down.has(network)) continue;
-    views += network.views;
-    erred += network.erred;
-    if (network.erred > 0) erring += 1;
+  const size = networks.length;
+  const [views, erred] = [new Float64Array(size), new Float64Array(size)];
+  for (let index = 0; index < size; index += 1) {
+    const network = networks[index]!;
+    const heavy = network.views > weight;
+    views[index] = heavy ? weight : network.views;
+    erred[index] = heavy ? (network.erred * weight) / network.views : network.erred;
   }
-  return { views, erred, erring };
+  const setAside = new Uint8Array(size);
+  if (count > 0) {
+    const up = new Float64Array(size);
+    const down = new Float64Array(size);
+    for (let index = 0; index < size; index += 1) {
+      up[index] = erred[index]! * 1e6 - views[index]!;
+      down[index] = (views[index]! - erred[index]!) * 1e6 - erred[index]!;
+    }
+    for (const index of highest(up, count)) setAside[index] = 1;
+    for (const index of highest(down, count, setAside)) setAside[index] = 1;
+  }
+  const totals = { views: 0, erred: 0, erring: 0 };
+  for (let index = 0; index < size; index += 1) {
+    if (setAside[index]) continue;
+    totals.views += views[index]!;
+    totals.erred += erred[index]!;
+    if (erred[index]! > 0) totals.erring += 1;
+  }
+  return totals;
 }
 
 /** Views, erred views and erring networks, as they came. */
@@ -232,14 +248,22 @@ function errorsAgainstLimit(canary: NetworkEvidence[], settings: JudgeSettings) 
   };
 }
 
+/**
+ * A version's networks. `sorted` may bring each vital's values already sorted, exactly as `valuesOf` would make them:
+ * the simulator keeps them so as its traffic comes, instead of sorting thousands of values at every look.
+ */
+export type Evidence = NetworkEvidence[] & { sorted?: Record<'inp' | 'lcp', Float64Array> };
+
 /** The networks' values of a vital, sorted ascending. */
-const valuesOf = (networks: NetworkEvidence[], vital: 'inp' | 'lcp') => {
-  const values: number[] = [];
+const valuesOf = (networks: Evidence, vital: 'inp' | 'lcp') => {
+  if (networks.sorted) return networks.sorted[vital];
+  const values = new Float64Array(networks.length);
+  let count = 0;
   for (const network of networks) {
     const value = network[vital];
-    if (value !== undefined) values.push(value);
+    if (value !== undefined) values[count++] = value;
   }
-  return Float64Array.from(values).sort();
+  return values.subarray(0, count).sort();
 };
 
 /** Sorted `values` without the `count` largest and the `count` smallest. */
@@ -248,17 +272,13 @@ const trimmed = (values: Float64Array, count: number) =>
 
 const median = (sorted: Float64Array) => (sorted.length ? sorted[(sorted.length - 1) >> 1]! : 0);
 
-function vitalAgainstBaseline(
-  metric: 'INP' | 'LCP',
-  canary: NetworkEvidence[],
-  baseline: NetworkEvidence[],
-  settings: JudgeSettings,
-) {
+function vitalAgainstBaseline(metric: 'INP' | 'LCP', canary: Evidence, baseline: Evidence, settings: JudgeSettings) {
   const key = metric === 'INP' ? 'inp' : 'lcp';
   const [c, b] = [valuesOf(canary, key), valuesOf(baseline, key)];
   const k = settings.setAside;
   const slower = 1 + settings.vitalsMargin;
-  const bSlower = b.map((value) => value * slower);
+  const bSlower = new Float64Array(b.length);
+  for (let index = 0; index < b.length; index += 1) bSlower[index] = b[index]! * slower;
   const trim = setAsideCounts(c.length, b.length, k);
   const worse = mannWhitney(trimmed(c, trim.canary), trimmed(bSlower, trim.baseline));
   const medians = `median of the networks' values ${Math.round(median(c))} ms against ${Math.round(median(b))} ms`;
@@ -283,7 +303,7 @@ function vitalAgainstBaseline(
   };
 }
 
-function vitalAgainstLimit(metric: 'INP' | 'LCP', canary: NetworkEvidence[], settings: JudgeSettings) {
+function vitalAgainstLimit(metric: 'INP' | 'LCP', canary: Evidence, settings: JudgeSettings) {
   const limit = settings.fixedLimits[metric];
   const values = valuesOf(canary, metric === 'INP' ? 'inp' : 'lcp');
   const k = settings.setAside;
@@ -312,8 +332,8 @@ const networksWith = (networks: NetworkEvidence[], key: 'inp' | 'lcp') =>
 
 /** The judge's verdict on `next` against `baseline`, each metric's test and classification with it. */
 export function judge(
-  next: NetworkEvidence[],
-  baseline: NetworkEvidence[],
+  next: Evidence,
+  baseline: Evidence,
   settings: JudgeSettings = defaultJudgeSettings,
   named: Baseline = versionBefore,
 ): Verdict {

@@ -1,4 +1,11 @@
-import { judge, currentVersion, defaultJudgeSettings, type JudgeSettings, type NetworkEvidence } from './judge.ts';
+import {
+  judge,
+  currentVersion,
+  defaultJudgeSettings,
+  type Evidence,
+  type JudgeSettings,
+  type NetworkEvidence,
+} from './judge.ts';
 
 /**
  * The release judge's proof: generated traffic through the same `judge` the watch calls, seeded so that a run
@@ -110,6 +117,34 @@ function pickNetwork(random: Random) {
   return low;
 }
 
+/** Numbers kept sorted ascending as they come (a binary search, then one move of those above). */
+export class SortedValues {
+  private values = new Float64Array(256);
+  private count = 0;
+
+  insert(value: number) {
+    if (this.count === this.values.length) {
+      const larger = new Float64Array(this.values.length * 2);
+      larger.set(this.values);
+      this.values = larger;
+    }
+    let [low, high] = [0, this.count];
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.values[mid]! <= value) low = mid + 1;
+      else high = mid;
+    }
+    this.values.copyWithin(low + 1, low, this.count);
+    this.values[low] = value;
+    this.count += 1;
+  }
+
+  /** The values so far, sorted (a view: read it before the next insert). */
+  get sorted() {
+    return this.values.subarray(0, this.count);
+  }
+}
+
 /**
  * One cohort's counted views over a window, per network, as the API's counting gives them: views capped per network
  * and hour, and each vital's first value of the network (one draw from every network, however many views it had).
@@ -117,6 +152,8 @@ function pickNetwork(random: Random) {
 class Cohort {
   private networks = new Map<number, NetworkEvidence>();
   private hourly = new Map<number, number>();
+  private inp = new SortedValues();
+  private lcp = new SortedValues();
   views = 0;
   constructor(private readonly cap: number) {}
 
@@ -130,12 +167,12 @@ class Cohort {
     entry.views += 1;
     this.views += 1;
     if (erred) entry.erred += 1;
-    if (inp !== undefined) entry.inp ??= inp;
-    if (lcp !== undefined) entry.lcp ??= lcp;
+    if (inp !== undefined && entry.inp === undefined) this.inp.insert((entry.inp = inp));
+    if (lcp !== undefined && entry.lcp === undefined) this.lcp.insert((entry.lcp = lcp));
   }
 
-  evidence(): NetworkEvidence[] {
-    return [...this.networks.values()];
+  evidence(): Evidence {
+    return Object.assign([...this.networks.values()], { sorted: { inp: this.inp.sorted, lcp: this.lcp.sorted } });
   }
 
   get size() {
@@ -273,6 +310,77 @@ export interface Row {
   firstStageOnTime?: number;
 }
 
+/** What runs of a row came to, before they are summed up: tallies of parts of a row (seed ranges) add up. */
+export interface Tally {
+  runs: number;
+  ends: Row['ends'];
+  changed: number;
+  changedBy: Partial<Record<Strategy, number>>;
+  /** Of runs aborted or rolled back: the canary's counted views and networks then. */
+  stopped: { views: number; networks: number }[];
+  firstOnTime: number;
+}
+
+/**
+ * Runs `seed`, `seed + 1`, ... `seed + runs - 1` of `traffic` under `plan`, each also played by an adversary of
+ * `adversaryNetworks` networks in every way it can play when that is given, and how they ended.
+ */
+export function tallyRuns(
+  runs: number,
+  traffic: Traffic,
+  plan: Plan,
+  settings: JudgeSettings = defaultJudgeSettings,
+  { seed = 1, adversaryNetworks }: { seed?: number; adversaryNetworks?: number } = {},
+): Tally {
+  const tally: Tally = { runs, ends: {}, changed: 0, changedBy: {}, stopped: [], firstOnTime: 0 };
+  for (let run = 0; run < runs; run += 1) {
+    const outcome = simulateRun(seed + run, traffic, plan, settings);
+    tally.ends[outcome.end] = (tally.ends[outcome.end] ?? 0) + 1;
+    if (outcome.end === 'aborted' || outcome.end === 'rolled back') {
+      tally.stopped.push({ views: outcome.views, networks: outcome.networks });
+    }
+    if (outcome.onTime[0]) tally.firstOnTime += 1;
+    if (!adversaryNetworks) continue;
+    let any = false;
+    for (const strategy of strategies) {
+      const attacked = simulateRun(seed + run, traffic, plan, settings, { networks: adversaryNetworks, strategy });
+      if (!sameOutcome(outcome, attacked)) {
+        tally.changedBy[strategy] = (tally.changedBy[strategy] ?? 0) + 1;
+        any = true;
+      }
+    }
+    if (any) tally.changed += 1;
+  }
+  return tally;
+}
+
+/** A row of the table from the tallies of its runs (all of them, in any parts). */
+export function rowOf(row: string, plan: Plan, tallies: Tally[], adversary: boolean): Row {
+  const ends: Row['ends'] = {};
+  const changedBy: Row['changedBy'] = {};
+  for (const tally of tallies) {
+    for (const [end, count] of Object.entries(tally.ends)) {
+      ends[end as Outcome['end']] = (ends[end as Outcome['end']] ?? 0) + count;
+    }
+    for (const [strategy, count] of Object.entries(tally.changedBy)) {
+      changedBy[strategy as Strategy] = (changedBy[strategy as Strategy] ?? 0) + count;
+    }
+  }
+  const sum = (of: (tally: Tally) => number) => tallies.reduce((total, tally) => total + of(tally), 0);
+  const stopped = tallies.flatMap((tally) => tally.stopped);
+  return {
+    row,
+    runs: sum((tally) => tally.runs),
+    ends,
+    ...(adversary && { changed: sum((tally) => tally.changed), changedBy }),
+    ...(stopped.length && {
+      medianViews: medianOf(stopped.map((outcome) => outcome.views)),
+      medianNetworks: medianOf(stopped.map((outcome) => outcome.networks)),
+    }),
+    ...(plan.kind === 'rollout' && { firstStageOnTime: sum((tally) => tally.firstOnTime) }),
+  };
+}
+
 /** `runs` runs of `traffic` under `plan` (seeds `seed`, `seed + 1`, ...), and how they ended. */
 export function simulateRow(
   row: string,
@@ -280,39 +388,7 @@ export function simulateRow(
   traffic: Traffic,
   plan: Plan,
   settings: JudgeSettings = defaultJudgeSettings,
-  { seed = 1, adversaryNetworks }: { seed?: number; adversaryNetworks?: number } = {},
+  options: { seed?: number; adversaryNetworks?: number } = {},
 ): Row {
-  const ends: Row['ends'] = {};
-  const stopped: Outcome[] = [];
-  let changed = 0;
-  let firstOnTime = 0;
-  const changedBy: Partial<Record<Strategy, number>> = {};
-  for (let run = 0; run < runs; run += 1) {
-    const outcome = simulateRun(seed + run, traffic, plan, settings);
-    ends[outcome.end] = (ends[outcome.end] ?? 0) + 1;
-    if (outcome.end === 'aborted' || outcome.end === 'rolled back') stopped.push(outcome);
-    if (outcome.onTime[0]) firstOnTime += 1;
-    if (adversaryNetworks) {
-      let any = false;
-      for (const strategy of strategies) {
-        const attacked = simulateRun(seed + run, traffic, plan, settings, { networks: adversaryNetworks, strategy });
-        if (!sameOutcome(outcome, attacked)) {
-          changedBy[strategy] = (changedBy[strategy] ?? 0) + 1;
-          any = true;
-        }
-      }
-      if (any) changed += 1;
-    }
-  }
-  return {
-    row,
-    runs,
-    ends,
-    ...(adversaryNetworks !== undefined && { changed, changedBy }),
-    ...(stopped.length && {
-      medianViews: medianOf(stopped.map((outcome) => outcome.views)),
-      medianNetworks: medianOf(stopped.map((outcome) => outcome.networks)),
-    }),
-    ...(plan.kind === 'rollout' && { firstStageOnTime: firstOnTime }),
-  };
+  return rowOf(row, plan, [tallyRuns(runs, traffic, plan, settings, options)], options.adversaryNetworks !== undefined);
 }

@@ -58,13 +58,15 @@ export function mannWhitney(sa: Float64Array, sb: Float64Array): { z: number; sh
   // The two sorted sides merged: ties across them share their mean rank.
   let rankSumA = 0;
   let tieTerm = 0;
-  let [i, j, rank] = [0, 0, 1];
+  let rank = 1;
+  let i = 0;
+  let j = 0;
   while (i < na || j < nb) {
     const value = i < na && (j >= nb || sa[i]! <= sb[j]!) ? sa[i]! : sb[j]!;
-    let [fromA, fromB] = [0, 0];
-    while (i < na && sa[i] === value) [i, fromA] = [i + 1, fromA + 1];
-    while (j < nb && sb[j] === value) [j, fromB] = [j + 1, fromB + 1];
-    const tied = fromA + fromB;
+    const [startA, startB] = [i, j];
+    while (i < na && sa[i] === value) i += 1;
+    while (j < nb && sb[j] === value) j += 1;
+    const [fromA, tied] = [i - startA, i - startA + (j - startB)];
     const meanRank = rank + (tied - 1) / 2;
     rankSumA += fromA * meanRank;
     tieTerm += tied ** 3 - tied;
