@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -8,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openMigratedDatabase, readConfig, type Db } from 'api';
 import { release, type ReleaseSettings } from '../releases/release.ts';
 import { createSiteServer } from '../server.ts';
+import { ledgerOf } from '../ledger/switches.ts';
 import { watchReleases } from './release-watch.ts';
+import { watchRollouts } from './rollout-watch.ts';
 
 /**
  * Field data as an outsider would forge it, against a site server over real HTTP: a good release of legal under
@@ -34,9 +37,14 @@ function writeFile(path: string, content: string) {
   writeFileSync(path, content);
 }
 
-/** A page of the site fetched from `address` (as the proxy in front says): the view ticket it came with. */
-async function ticketFrom(address: string): Promise<string> {
-  const response = await fetch(`${site}/privacy`, { headers: { 'X-Forwarded-For': address } });
+/**
+ * A page of the site fetched from `address` (as the proxy in front says), by a visitor whose cohort cookie holds
+ * `cohort` when given: the view ticket it came with.
+ */
+async function ticketFrom(address: string, cohort?: number): Promise<string> {
+  const response = await fetch(`${site}/privacy`, {
+    headers: { 'X-Forwarded-For': address, ...(cohort !== undefined && { cookie: `cohort=${cohort}` }) },
+  });
   await response.arrayBuffer();
   const cookie = response.headers.getSetCookie().find((line) => line.startsWith('rum_legal='));
   if (!cookie) throw new Error('the page came without a view ticket');
@@ -46,7 +54,12 @@ async function ticketFrom(address: string): Promise<string> {
 /** A field-data report of a view of the candidate on /privacy, with an error or not, from `address`. */
 async function report(
   address: string,
-  { error, cookie, route = '/privacy' }: { error: boolean; cookie?: string; route?: string },
+  {
+    error,
+    cookie,
+    route = '/privacy',
+    version = candidate,
+  }: { error: boolean; cookie?: string; route?: string; version?: string },
 ) {
   const response = await fetch(`${site}/api/rum`, {
     method: 'POST',
@@ -58,7 +71,7 @@ async function report(
     body: JSON.stringify({
       route,
       remote: 'legal',
-      version: candidate,
+      version,
       shell: 'Bx12',
       viewport: 'phone',
       view: true,
@@ -71,18 +84,27 @@ async function report(
 const watch = () => watchReleases({ settings, db, log, minutes: 15, webhooks: false });
 const liveLegal = () => (JSON.parse(readFileSync(settings.manifestFile, 'utf8')) as { legal: string }).legal;
 
-/** `pnpm releases legal` as a team runs it, on this site's ledger and field data. */
-function releasesCommand(): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', 'src/releases/cli.ts', 'releases', 'legal'], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: {
-      PATH: process.env.PATH,
-      REMOTES_DIR: settings.remotesDir,
-      REMOTES_MANIFEST: settings.manifestFile,
-      DATA_DIR: dataDir,
+/**
+ * `pnpm releases legal` as a team runs it, on this site's ledger and field data. Not a synchronous child: that would
+ * stop this process's event loop, the server's and the test's keep-alive timers with it, for seconds (a request
+ * then goes out on a connection the server is closing: ECONNRESET).
+ */
+async function releasesCommand(): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'src/releases/cli.ts', 'releases', 'legal'],
+    {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: {
+        PATH: process.env.PATH,
+        REMOTES_DIR: settings.remotesDir,
+        REMOTES_MANIFEST: settings.manifestFile,
+        DATA_DIR: dataDir,
+      },
+      encoding: 'utf8',
     },
-    encoding: 'utf8',
-  });
+  );
+  return stdout;
 }
 
 beforeAll(async () => {
@@ -120,7 +142,7 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     for (let i = 0; i < 55; i++) expect(await report('203.0.113.7', { error: true })).toBe(204);
     expect(await watch()).toEqual([]);
     expect(liveLegal()).toContain(candidate);
-    expect(releasesCommand()).toMatch(
+    expect(await releasesCommand()).toMatch(
       /the release watch, since .*: 55 reports from 1 network, 0 views counted from 0 networks; waiting for more visitors: counted views from 0 of 20 networks/,
     );
   });
@@ -132,7 +154,9 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     }
     expect(await watch()).toEqual([]);
     expect(liveLegal()).toContain(candidate);
-    expect(releasesCommand()).toMatch(/115 reports from 2 networks, 5 views counted from 1 network; waiting for more/);
+    expect(await releasesCommand()).toMatch(
+      /115 reports from 2 networks, 5 views counted from 1 network; waiting for more/,
+    );
   });
 
   it('tickets of /privacy brought with reports of /terms from 30 networks: none counted, no rollback', async () => {
@@ -142,7 +166,9 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     }
     expect(await watch()).toEqual([]);
     expect(liveLegal()).toContain(candidate);
-    expect(releasesCommand()).toMatch(/145 reports from 32 networks, 5 views counted from 1 network; waiting for more/);
+    expect(await releasesCommand()).toMatch(
+      /145 reports from 32 networks, 5 views counted from 1 network; waiting for more/,
+    );
   });
 
   it('60 clean views from 60 networks, then one erred view from one more: no rollback', async () => {
@@ -205,4 +231,36 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     );
     expect(liveLegal()).toContain(before);
   }, 120_000);
+});
+
+describe('forged field data against a staged rollout', { timeout: 120_000 }, () => {
+  it('three erred views of the current version from one network do not let a canary erring for 3 of 60 networks advance', async () => {
+    const current = before;
+    expect(liveLegal()).toContain(current);
+    writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = "a canary";');
+    const rollout = { stages: [5, 25, 100], stageMinutes: 1 };
+    const canary = (await release(settings, 'legal', { prebuilt: true, force: { reason: 'unit test' }, rollout })).to;
+    // 60 networks in each cohort (buckets 0-4 are the canary's 5%): the canary's views err on 3 of them.
+    for (let network = 1; network <= 60; network++) {
+      const [inCanary, inCurrent] = [`100.70.${network}.1`, `100.71.${network}.1`];
+      const erred = network <= 3;
+      expect(await report(inCanary, { error: erred, cookie: await ticketFrom(inCanary, 0), version: canary })).toBe(
+        204,
+      );
+      expect(await report(inCurrent, { error: false, cookie: await ticketFrom(inCurrent, 50), version: current })).toBe(
+        204,
+      );
+    }
+    // One more network, in the current version's cohort, sends three erred views of it: 3 of 63 (4.8%) would make
+    // the canary's 5% look no worse.
+    for (let host = 1; host <= 3; host++) {
+      const address = `100.72.0.${host}`;
+      expect(await report(address, { error: true, cookie: await ticketFrom(address, 50), version: current })).toBe(204);
+    }
+    // Its stage is due: the watch neither advances nor aborts it, it waits for evidence.
+    const due = () => new Date(Date.now() + 5 * 60_000);
+    expect(await watchRollouts({ settings, db, log, webhooks: false, now: due })).toEqual([]);
+    expect((await ledgerOf(settings).rollouts()).legal).toMatchObject({ version: canary, stage: 0 });
+    expect(liveLegal()).toContain(current);
+  });
 });
