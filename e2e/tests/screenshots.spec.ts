@@ -50,6 +50,8 @@ const nameOf = (path: string) => (path === '/' ? 'home' : path.slice(1).replaceA
 for (const width of widths) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 }, reducedMotion: 'reduce' });
+    // A full page at 1280 px is taken twice and compared: seconds each on a busy 2-core machine.
+    test.describe.configure({ timeout: 60_000 });
 
     for (const path of [...examplePagePaths, '/no-such-page']) {
       test(`${path} looks as it did`, async ({ page }) => {
@@ -61,6 +63,7 @@ for (const width of widths) {
           caret: 'hide',
           // Identical run to run here; one character more in a heading differs by 1,700 pixels or more.
           maxDiffPixels: 150,
+          timeout: 20_000,
         });
       });
     }
