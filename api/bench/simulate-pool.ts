@@ -49,17 +49,21 @@ export function simulatorPool(size = Number(process.env.SIM_WORKERS ?? available
 
   return {
     size: workers.length,
-    /** `runs` runs of a row (seeds 1 to `runs`), in parts of at most `partRuns`. */
+    /** `runs` runs of a row (seeds `first` to `first + runs - 1`), in parts of at most `partRuns`. */
     async row(
       name: string,
       runs: number,
       traffic: Traffic,
       plan: Plan,
-      { adversaryNetworks, partRuns = 25 }: { adversaryNetworks?: number; partRuns?: number } = {},
+      {
+        adversaryNetworks,
+        partRuns = 25,
+        first = 1,
+      }: { adversaryNetworks?: number; partRuns?: number; first?: number } = {},
     ): Promise<Row> {
       const parts: Promise<Tally>[] = [];
-      for (let seed = 1; seed <= runs; seed += partRuns) {
-        parts.push(run({ runs: Math.min(partRuns, runs - seed + 1), seed, traffic, plan, adversaryNetworks }));
+      for (let seed = first; seed < first + runs; seed += partRuns) {
+        parts.push(run({ runs: Math.min(partRuns, first + runs - seed), seed, traffic, plan, adversaryNetworks }));
       }
       return rowOf(name, plan, await Promise.all(parts), adversaryNetworks !== undefined);
     },

@@ -13,6 +13,8 @@ import { simulatorPool } from './simulate-pool.ts';
 const runs = Number(process.env.SIM_RUNS ?? 2000);
 const adversaryRuns = Number(process.env.SIM_ADVERSARY_RUNS ?? runs);
 const searchRuns = Number(process.env.SIM_SEARCH_RUNS ?? 200);
+/** The first seed of every row (1): SIM_SEED=1234 SIM_RUNS=1 runs that one run again. */
+const first = Number(process.env.SIM_SEED ?? 1);
 const adversaries = (process.env.SIM_ADVERSARY ?? '1,2,3').split(',').map(Number);
 
 const equal = defaultTraffic;
@@ -21,7 +23,12 @@ const slower: Traffic = { ...defaultTraffic, canarySlower: 1.5 };
 const promote: Plan = { ...defaultPlan, kind: 'promote' };
 
 const pool = simulatorPool();
-const share = (count: number | undefined, of: number) => `${(((count ?? 0) / of) * 100).toFixed(1)}%`;
+/** "1 of 2,000 (0.05%)": the count too, so that one run in 2,000 does not read as 0.1% beside 100.0%. */
+const share = (count: number | undefined, of: number) =>
+  `${(count ?? 0).toLocaleString('en-US')} of ${of.toLocaleString('en-US')} (${Number((((count ?? 0) / of) * 100).toFixed(2))}%)`;
+/** The seeds of the runs an equal row stopped (SIM_SEED and SIM_RUNS=1 run one again), when there are a few. */
+const seeds = (row: Row) =>
+  row.stoppedSeeds && row.stoppedSeeds.length <= 10 ? ` (seeds ${row.stoppedSeeds.join(', ')})` : '';
 const started = Date.now();
 const rows: { row: Row; says: string; ok: boolean }[] = [];
 function add(row: Row, says: string, ok: boolean) {
@@ -38,23 +45,23 @@ console.log(
     `Error rates drawn between 0 and 2% a run; INP and LCP log-normal (medians 120 and 1,800 ms).\n`,
 );
 
-const rollouts = await pool.row('equal versions, rollout', runs, equal, defaultPlan);
+const rollouts = await pool.row('equal versions, rollout', runs, equal, defaultPlan, { first });
 add(
   rollouts,
-  `wrongly aborted ${share(rollouts.ends.aborted, runs)}; first stage advanced when due ${share(rollouts.firstStageOnTime, runs)}; completed ${share(rollouts.ends.completed, runs)}`,
+  `wrongly aborted ${share(rollouts.ends.aborted, runs)}${seeds(rollouts)}; first stage advanced when due ${share(rollouts.firstStageOnTime, runs)}; completed ${share(rollouts.ends.completed, runs)}`,
   (rollouts.ends.aborted ?? 0) / runs <= 0.01 && (rollouts.firstStageOnTime ?? 0) / runs >= 0.95,
 );
-const promotes = await pool.row('equal versions, promote', runs, equal, promote);
+const promotes = await pool.row('equal versions, promote', runs, equal, promote, { first });
 add(
   promotes,
-  `wrongly rolled back ${share(promotes.ends['rolled back'], runs)}`,
+  `wrongly rolled back ${share(promotes.ends['rolled back'], runs)}${seeds(promotes)}`,
   (promotes.ends['rolled back'] ?? 0) / runs <= 0.01,
 );
 for (const [name, traffic] of [
   ['bad canary, +3 points of errors', worseErrors],
   ['bad canary, INP and LCP x1.5', slower],
 ] as const) {
-  const row = await pool.row(name, runs, traffic, defaultPlan);
+  const row = await pool.row(name, runs, traffic, defaultPlan, { first });
   add(
     row,
     `aborted ${share(row.ends.aborted, runs)}, median ${row.medianViews ?? 0} views from ${row.medianNetworks ?? 0} networks until the abort`,
@@ -69,6 +76,7 @@ for (const k of adversaries) {
   ] as const) {
     const row = await pool.row(`adversary of ${k} networks, ${name}`, adversaryRuns, traffic, plan, {
       adversaryNetworks: k,
+      first,
     });
     const by = Object.entries(row.changedBy ?? {}).map(([strategy, count]) => `${strategy} ${count}`);
     add(row, `outcomes changed ${row.changed ?? 0}${by.length ? ` (${by.join(', ')})` : ''}`, row.changed === 0);
@@ -77,8 +85,11 @@ for (const k of adversaries) {
 if (searchRuns > 0) {
   let smallest: number | undefined;
   for (const k of [4, 6, 8, 12, 16, 24, 32]) {
-    const row = await pool.row(`adversary of ${k}`, searchRuns, equal, defaultPlan, { adversaryNetworks: k });
-    const bad = await pool.row(`adversary of ${k}`, searchRuns, worseErrors, defaultPlan, { adversaryNetworks: k });
+    const row = await pool.row(`adversary of ${k}`, searchRuns, equal, defaultPlan, { adversaryNetworks: k, first });
+    const bad = await pool.row(`adversary of ${k}`, searchRuns, worseErrors, defaultPlan, {
+      adversaryNetworks: k,
+      first,
+    });
     const changed = (row.changed ?? 0) + (bad.changed ?? 0);
     console.log(`     adversary of ${k} networks: ${changed} of ${2 * searchRuns} outcomes changed`);
     if (changed > 0) {

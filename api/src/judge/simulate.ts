@@ -303,7 +303,8 @@ export interface Row {
   /** Runs whose outcome an adversary changed (any of its strategies), and by which. */
   changed?: number;
   changedBy?: Partial<Record<Strategy, number>>;
-  /** Of runs aborted or rolled back: the median counted views and networks of the canary then. */
+  /** Of runs aborted or rolled back: their seeds (to run one again), the median counted views and networks then. */
+  stoppedSeeds?: number[];
   medianViews?: number;
   medianNetworks?: number;
   /** Runs whose first stage advanced at the first look once due. */
@@ -316,8 +317,8 @@ export interface Tally {
   ends: Row['ends'];
   changed: number;
   changedBy: Partial<Record<Strategy, number>>;
-  /** Of runs aborted or rolled back: the canary's counted views and networks then. */
-  stopped: { views: number; networks: number }[];
+  /** Of runs aborted or rolled back: the seed, and the canary's counted views and networks then. */
+  stopped: { seed: number; views: number; networks: number }[];
   firstOnTime: number;
 }
 
@@ -337,7 +338,7 @@ export function tallyRuns(
     const outcome = simulateRun(seed + run, traffic, plan, settings);
     tally.ends[outcome.end] = (tally.ends[outcome.end] ?? 0) + 1;
     if (outcome.end === 'aborted' || outcome.end === 'rolled back') {
-      tally.stopped.push({ views: outcome.views, networks: outcome.networks });
+      tally.stopped.push({ seed: seed + run, views: outcome.views, networks: outcome.networks });
     }
     if (outcome.onTime[0]) tally.firstOnTime += 1;
     if (!adversaryNetworks) continue;
@@ -374,6 +375,7 @@ export function rowOf(row: string, plan: Plan, tallies: Tally[], adversary: bool
     ends,
     ...(adversary && { changed: sum((tally) => tally.changed), changedBy }),
     ...(stopped.length && {
+      stoppedSeeds: stopped.map((outcome) => outcome.seed).sort((a, b) => a - b),
       medianViews: medianOf(stopped.map((outcome) => outcome.views)),
       medianNetworks: medianOf(stopped.map((outcome) => outcome.networks)),
     }),
