@@ -121,11 +121,8 @@ export function fieldDataView(pathname: string) {
   flush();
   current = viewAt(pathname);
   currentPath = pathname;
-  if (current.tags.remote !== 'shell') {
-    void fetch(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`, { method: 'POST', keepalive: true }).catch(
-      () => undefined,
-    );
-  }
+  // A beacon: a POST that outlives the page, with no promise to catch; its answer's cookie is the ticket.
+  if (current.tags.remote !== 'shell') navigator.sendBeacon(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`);
 }
 
 /** Set when collecting starts; the page being interactive starts it (loadVitalsWhenIdle). */
