@@ -311,6 +311,11 @@ export interface Row {
   firstStageOnTime?: number;
 }
 
+/** Adds `by` to the count of `key`. */
+function addTo<K extends string>(counts: Partial<Record<K, number>>, key: K, by = 1) {
+  counts[key] = (counts[key] ?? 0) + by;
+}
+
 /** What runs of a row came to, before they are summed up: tallies of parts of a row (seed ranges) add up. */
 export interface Tally {
   runs: number;
@@ -336,7 +341,7 @@ export function tallyRuns(
   const tally: Tally = { runs, ends: {}, changed: 0, changedBy: {}, stopped: [], firstOnTime: 0 };
   for (let run = 0; run < runs; run += 1) {
     const outcome = simulateRun(seed + run, traffic, plan, settings);
-    tally.ends[outcome.end] = (tally.ends[outcome.end] ?? 0) + 1;
+    addTo(tally.ends, outcome.end);
     if (outcome.end === 'aborted' || outcome.end === 'rolled back') {
       tally.stopped.push({ seed: seed + run, views: outcome.views, networks: outcome.networks });
     }
@@ -346,7 +351,7 @@ export function tallyRuns(
     for (const strategy of strategies) {
       const attacked = simulateRun(seed + run, traffic, plan, settings, { networks: adversaryNetworks, strategy });
       if (!sameOutcome(outcome, attacked)) {
-        tally.changedBy[strategy] = (tally.changedBy[strategy] ?? 0) + 1;
+        addTo(tally.changedBy, strategy);
         any = true;
       }
     }
@@ -360,11 +365,9 @@ export function rowOf(row: string, plan: Plan, tallies: Tally[], adversary: bool
   const ends: Row['ends'] = {};
   const changedBy: Row['changedBy'] = {};
   for (const tally of tallies) {
-    for (const [end, count] of Object.entries(tally.ends)) {
-      ends[end as Outcome['end']] = (ends[end as Outcome['end']] ?? 0) + count;
-    }
-    for (const [strategy, count] of Object.entries(tally.changedBy)) {
-      changedBy[strategy as Strategy] = (changedBy[strategy as Strategy] ?? 0) + count;
+    for (const [end, count] of Object.entries(tally.ends) as [Outcome['end'], number][]) addTo(ends, end, count);
+    for (const [strategy, count] of Object.entries(tally.changedBy) as [Strategy, number][]) {
+      addTo(changedBy, strategy, count);
     }
   }
   const sum = (of: (tally: Tally) => number) => tallies.reduce((total, tally) => total + of(tally), 0);
