@@ -202,6 +202,23 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
   };
 }
 
+/**
+ * The federation plugin reads the runtime's version from the runtime's package.json, and the build then ships the
+ * whole file (its scripts, exports and author: 1.5 KB) on every page. Only the name and the version reach the browser.
+ */
+function federationRuntimeVersionOnly(): Plugin {
+  return {
+    name: 'federation-runtime-version-only',
+    enforce: 'pre',
+    apply: 'build',
+    load(id) {
+      if (!/@module-federation[\\/]runtime[\\/]package\.json$/.test(id)) return;
+      const { name, version } = JSON.parse(readFileSync(id, 'utf8')) as { name: string; version: string };
+      return JSON.stringify({ name, version });
+    },
+  };
+}
+
 /** Vite config of the shell: no remotes at build time, they come from the manifest at run time. */
 export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: PluginOption[] = []): UserConfig {
   if (isSsrBuild) return ssrConfig({ prerender: 'src/prerender.tsx' }, '/');
@@ -226,6 +243,7 @@ export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: Plu
         disableSnapshot: true,
         dev: { remoteHmr: true },
       }) as PluginOption,
+      federationRuntimeVersionOnly(),
       precompress(),
       ...extraPlugins,
     ],
