@@ -1,6 +1,8 @@
+import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { printable } from 'api';
@@ -97,16 +99,56 @@ const foreignOrigins = (manifest: RemotesManifest) => [
   ),
 ];
 
-/** A site server of its own on a free port, composing pages with `manifest`; the live site is never touched. */
-function temporarySite(deployment: Deployment, manifest: RemotesManifest, folder: string, name: string) {
+/** Options of a site server of its own composing pages with `manifest` (written to `folder`); the live site is never touched. */
+function temporarySiteOptions(deployment: Deployment, manifest: RemotesManifest, folder: string, name: string) {
   const manifestFile = join(folder, `${name}.json`);
   writeFileSync(manifestFile, JSON.stringify(manifest));
-  return startSite({
+  return {
     root: deployment.root,
     remotesDir: deployment.remotesDir,
     manifestFile,
     remoteOrigins: foreignOrigins(manifest),
+  };
+}
+
+/** A temporary site server in this process, on a free port. */
+const temporarySite = (...args: Parameters<typeof temporarySiteOptions>) => startSite(temporarySiteOptions(...args));
+
+/**
+ * A temporary site server in a process of its own (live-site-process.ts), which has never loaded the candidate's
+ * code: the candidate's server build runs in this process and could have changed what any page renders here.
+ */
+async function temporarySiteInOwnProcess(...args: Parameters<typeof temporarySiteOptions>) {
+  const child = fork(
+    fileURLToPath(new URL('./live-site-process.ts', import.meta.url)),
+    [JSON.stringify(temporarySiteOptions(...args))],
+    {
+      // TypeScript as this process runs it (tsx), whatever the folder it was started from.
+      execArgv: ['--import', import.meta.resolve('tsx')],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
+  const close = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.connected) child.disconnect();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  const url = await withTimeout(
+    new Promise<string>((resolve, reject) => {
+      child.once('message', (message) => resolve(String(message)));
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the live site's process exited with ${code}`)));
+    }),
+    30_000,
+    "Starting the live site's process",
+  ).catch(async (error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
   });
+  return { url, close };
 }
 
 /**
@@ -129,8 +171,9 @@ async function sidewaysOverflow(page: Page): Promise<number> {
 }
 
 /**
- * A page as a visitor's browser gets it: what went wrong first, and the scripts it loaded. The routes in `owned`
- * (the released remote's) are also checked for sideways scroll.
+ * A page as a visitor's browser gets it: what went wrong first, and the scripts it loaded until it was idle (before
+ * any scroll: what every visit of the page costs, the same for the live build's visit as for the candidate's). The
+ * routes in `owned` (the released remote's) are also checked for layout shift and sideways scroll.
  */
 async function visit(
   browser: Browser,
@@ -151,8 +194,9 @@ async function visit(
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(`console error: ${firstLine(message.text())}`);
       });
+      let counting = true;
       page.on('request', (request) => {
-        if (request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
+        if (counting && request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
       });
       const failure = await (async () => {
         try {
@@ -165,6 +209,7 @@ async function visit(
           await page.locator('main h1').first().waitFor({ timeout: 10_000 });
           // Errors that come once the page runs (a late chunk, an effect) count as much as those at load.
           await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+          counting = false;
           if (errors.length) return errors[0];
           if (await page.locator('[data-remote-unavailable]').count()) {
             return 'shows "This part of the site is unavailable"';
@@ -281,19 +326,14 @@ export async function checkCandidate(
       return finished();
     }
 
-    // The live site, and its control route in Chromium before any of the candidate's code has run in this process:
-    // whether another team's page is already broken is known before the candidate could have had a hand in it.
+    // The live site, for the live build's weight; the control route, another team's page, is visited on it only when
+    // the candidate's run fails there (below).
     const control = controlRoute(remote, subject.live);
     const controlPath = control && examplePath(control);
-    const liveSite =
-      subject.liveVersion || controlPath ? await temporarySite(deployment, live, folder, 'live') : undefined;
+    const liveSite = subject.liveVersion ? await temporarySite(deployment, live, folder, 'live') : undefined;
     if (liveSite) closers.push(liveSite.close);
     const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
     closers.push(() => browser.close());
-    const controlBefore =
-      liveSite && controlPath
-        ? await Promise.all(viewports.map((viewport) => visit(browser, liveSite.url, [controlPath], viewport)))
-        : [];
 
     // 2. Server render of every route the remote owns, as the site server renders it.
     const renderer = await createPageRenderer({ root: deployment.root, remotesDir: deployment.remotesDir });
@@ -330,10 +370,19 @@ export async function checkCandidate(
 
     const visited = [...paths, ...(control ? [examplePath(control)] : [])];
     const [liveRun, ...runs] = await Promise.all([
-      liveSite && subject.liveVersion ? visit(browser, liveSite.url, paths, viewports[1]) : undefined,
+      // The live build's routes, for their weight alone: how they behave is not the candidate's to answer for.
+      liveSite && subject.liveVersion ? visit(browser, liveSite.url, paths, viewports[1], []) : undefined,
       ...viewports.map((viewport) => visit(browser, candidateSite.url, visited, viewport, paths)),
     ]);
     const controlNote = control ? `, and ${controlPath} (${remotes[control.remote].folder}, control)` : '';
+    let ownLiveSite: Promise<{ url: string; close: () => Promise<void> }> | undefined;
+    const controlWithLiveVersions = async (viewport: (typeof viewports)[number]) => {
+      if (!ownLiveSite) {
+        ownLiveSite = temporarySiteInOwnProcess(deployment, live, folder, 'live-control');
+        closers.push(async () => (await ownLiveSite)?.close());
+      }
+      return visit(browser, (await ownLiveSite).url, [controlPath!], viewport, []);
+    };
     for (const [index, run] of runs.entries()) {
       const viewport = viewports[index]!;
       const passed =
@@ -343,9 +392,10 @@ export async function checkCandidate(
         report(`browser ${viewport.name}`, true, passed);
         continue;
       }
-      // The control route is another team's page: when it failed with the live versions alone, it is not the
-      // candidate's doing. Reported, naming its owner, without refusing the candidate.
-      const brokenLive = run!.failedPath === controlPath ? controlBefore[index] : undefined;
+      // The control route is another team's page: when it fails with the live versions alone too, it is not the
+      // candidate's doing. Reported, naming its owner, without refusing the candidate. The live versions are served
+      // by a process that never loaded the candidate's code (its server build has run in this one).
+      const brokenLive = run!.failedPath === controlPath ? await controlWithLiveVersions(viewport) : undefined;
       if (brokenLive?.failure) {
         report(
           `browser ${viewport.name}`,
