@@ -7,9 +7,6 @@ export const baseURL = `http://127.0.0.1:${port}`;
 /** Where the server under test stores deletion requests; the tests read it through the operators' CLI. */
 export const dataDir = fileURLToPath(new URL('./.data', import.meta.url));
 
-const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } };
-const releaseJourneys = /(promote|promote-refusals|rollout|release|release-watch)\.spec\.ts$/;
-
 /** Journeys across the composed site, served from production builds as `pnpm start` serves them. */
 export default defineConfig({
   testDir: './tests',
@@ -30,12 +27,7 @@ export default defineConfig({
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
-  // The release journeys first: each file is a deploy folder of its own and runs its tests in turn, with checked
-  // promotes (5-13 min a file); started last, as their names sort, one of them ran alone for the run's last minutes.
-  projects: [
-    { name: 'release journeys', testMatch: releaseJourneys, use: desktop },
-    { name: 'chromium', testIgnore: releaseJourneys, use: desktop },
-  ],
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
   webServer: {
     command: 'pnpm --filter site-server serve',
     url: `${baseURL}/remotes.json`,

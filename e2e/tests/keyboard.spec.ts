@@ -223,8 +223,21 @@ for (const path of ['/', '/vendor', '/business']) {
     await page.setViewportSize({ width: 1280, height });
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))));
-    await page.waitForTimeout(1000);
-    const before = await page.screenshot();
+    // Settled first: two screenshots half a second apart alike. Work the scroll started (the landing page's
+    // animated parts replacing its still ones, in a transition) can finish late on a busy machine and paint the page
+    // once more; what moves by itself keeps changing it, and 3.5 s later it is caught.
+    let before = await page.screenshot();
+    await expect
+      .poll(
+        async () => {
+          const next = await page.screenshot();
+          const alike = next.equals(before);
+          before = next;
+          return alike;
+        },
+        { timeout: 30_000, intervals: [500] },
+      )
+      .toBe(true);
     await page.waitForTimeout(3500);
     const after = await page.screenshot();
     expect(after.equals(before), `${path} changed on its own`).toBe(true);
