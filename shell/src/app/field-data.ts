@@ -33,6 +33,8 @@ export const versionOf = (entry: string | undefined) =>
   entry ? ((/[?&]v=([\w.-]+)/.exec(entry) ?? /([\w.-]+)\/remoteEntry\.js/.exec(entry))?.[1] ?? 'unknown') : 'none';
 
 interface View {
+  /** The address the view is of. */
+  path: string;
   /** The view's tags but the version, which is read when the beacon goes: its remote may still be loading at first. */
   tags: Omit<FieldReport, 'entries' | 'view' | 'version'>;
   /** Each metric's latest value: web-vitals reports every change, the beacon carries the last. */
@@ -59,13 +61,12 @@ const oneLine = (text: string) =>
     .slice(0, maxMessage) || 'Error';
 
 let current: View | undefined;
-let currentPath = '';
-let send: (tags: Omit<FieldReport, 'entries' | 'view'>, entries: FieldEntry[], first: boolean) => void = () => {};
 
 function viewAt(pathname: string): View {
   const match = matchRoute(pathname);
   const remote = match?.route.remote ?? 'shell';
   return {
+    path: pathname,
     tags: {
       route: match?.route.path ?? notFoundRoute,
       remote,
@@ -89,11 +90,14 @@ function flush() {
   ].slice(0, maxEntries);
   if (view.counted && !entries.length) return;
   const { remote } = view.tags;
-  send(
-    { ...view.tags, version: remote === 'shell' ? shellBuild : versionOf(loadedEntry(remote as RemoteName)) },
+  const report: FieldReport = {
+    ...view.tags,
+    version: remote === 'shell' ? shellBuild : versionOf(loadedEntry(remote as RemoteName)),
+    ...(!view.counted && { view: true }),
     entries,
-    !view.counted,
-  );
+  };
+  // A beacon: it goes even as the page is closed.
+  navigator.sendBeacon(fieldDataPath, new Blob([JSON.stringify(report)], { type: 'application/json' }));
   view.metrics.clear();
   view.errors.clear();
   view.counted = true;
@@ -117,16 +121,12 @@ function recordError(message: string, stack?: string) {
  * for the new view's ticket, as a first load brings one, so that a view reached by a link counts as much as one loaded.
  */
 export function fieldDataView(pathname: string) {
-  if (!current || pathname === currentPath) return;
+  if (!current || pathname === current.path) return;
   flush();
   current = viewAt(pathname);
-  currentPath = pathname;
   // A beacon: a POST that outlives the page, with no promise to catch; its answer's cookie is the ticket.
   if (current.tags.remote !== 'shell') navigator.sendBeacon(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`);
 }
-
-/** Set when collecting starts; the page being interactive starts it (loadVitalsWhenIdle). */
-let vitalsWhenIdle: (() => void) | undefined;
 
 /**
  * Starts collecting for this page: errors at once (they may come before hydration), the vitals once the page is
@@ -135,11 +135,6 @@ let vitalsWhenIdle: (() => void) | undefined;
 export function startFieldData() {
   if (!collects(navigator)) return;
   current = viewAt(location.pathname);
-  currentPath = location.pathname;
-  send = (tags, entries, first) => {
-    const report: FieldReport = { ...tags, ...(first && { view: true }), entries };
-    navigator.sendBeacon(fieldDataPath, new Blob([JSON.stringify(report)], { type: 'application/json' }));
-  };
   addEventListener('error', (event) => recordError(event.message, (event.error as Error | undefined)?.stack));
   addEventListener('unhandledrejection', (event) => {
     const reason = event.reason as { message?: unknown; stack?: string } | undefined;
@@ -150,30 +145,33 @@ export function startFieldData() {
   };
   addEventListener('visibilitychange', onHidden);
   addEventListener('pagehide', flush);
-
-  const loadVitals = () =>
-    import('web-vitals').then((vitals) => {
-      // The vitals of the document: LCP, FCP and TTFB belong to the view it was loaded on; INP and CLS, which add up
-      // over the document's life, are given to the view on screen when they are reported.
-      const landing = current;
-      const record = (metric: { name: string; value: number }) =>
-        (metric.name !== 'INP' && metric.name !== 'CLS' && landing ? landing : current)?.metrics.set(
-          metric.name,
-          Math.max(0, metric.value),
-        );
-      // Every change, kept as the view's latest value: the beacon then never waits on web-vitals' own report.
-      for (const on of [vitals.onCLS, vitals.onFCP, vitals.onINP, vitals.onLCP, vitals.onTTFB]) {
-        on(record, { reportAllChanges: true });
-      }
-    });
-  vitalsWhenIdle = () =>
-    'requestIdleCallback' in window
-      ? requestIdleCallback(() => void loadVitals(), { timeout: 5000 })
-      : setTimeout(() => void loadVitals(), 2000);
 }
+
+/** The vitals of this document, into the views they belong to. */
+function loadVitals() {
+  return import('web-vitals').then((vitals) => {
+    // The vitals of the document: LCP, FCP and TTFB belong to the view it was loaded on; INP and CLS, which add up
+    // over the document's life, are given to the view on screen when they are reported.
+    const landing = current;
+    const record = (metric: { name: string; value: number }) =>
+      (metric.name !== 'INP' && metric.name !== 'CLS' && landing ? landing : current)?.metrics.set(
+        metric.name,
+        Math.max(0, metric.value),
+      );
+    // Every change, kept as the view's latest value: the beacon then never waits on web-vitals' own report.
+    for (const on of [vitals.onCLS, vitals.onFCP, vitals.onINP, vitals.onLCP, vitals.onTTFB]) {
+      on(record, { reportAllChanges: true });
+    }
+  });
+}
+
+/** Whether the vitals were asked for: once a document. */
+let vitalsAsked = false;
 
 /** Loads the vitals once the page is idle, called when it is interactive: before then, the page's own code comes first. */
 export function loadVitalsWhenIdle() {
-  vitalsWhenIdle?.();
-  vitalsWhenIdle = undefined;
+  if (!current || vitalsAsked) return;
+  vitalsAsked = true;
+  if ('requestIdleCallback' in window) requestIdleCallback(() => void loadVitals(), { timeout: 5000 });
+  else setTimeout(() => void loadVitals(), 2000);
 }
