@@ -326,8 +326,8 @@ export async function checkCandidate(
       return finished();
     }
 
-    // The live site, for the live build's weight; the control route, another team's page, is visited on it only when
-    // the candidate's run fails there (below).
+    // The live site, for the live build's weight. The control route, another team's page, is visited with the live
+    // versions only when the candidate's run fails there, from a process of its own (below).
     const control = controlRoute(remote, subject.live);
     const controlPath = control && examplePath(control);
     const liveSite = subject.liveVersion ? await temporarySite(deployment, live, folder, 'live') : undefined;
@@ -371,7 +371,7 @@ export async function checkCandidate(
     const visited = [...paths, ...(control ? [examplePath(control)] : [])];
     const [liveRun, ...runs] = await Promise.all([
       // The live build's routes, for their weight alone: how they behave is not the candidate's to answer for.
-      liveSite && subject.liveVersion ? visit(browser, liveSite.url, paths, viewports[1], []) : undefined,
+      liveSite ? visit(browser, liveSite.url, paths, viewports[1], []) : undefined,
       ...viewports.map((viewport) => visit(browser, candidateSite.url, visited, viewport, paths)),
     ]);
     const controlNote = control ? `, and ${controlPath} (${remotes[control.remote].folder}, control)` : '';
