@@ -96,3 +96,41 @@ export function startWatchedSite(
     `${site}/remotes.json`,
   );
 }
+
+/**
+ * One view of `path` as a visitor's browser makes it through `door`, without the browser: the page is fetched with
+ * the visitor's cohort cookie (its HTML is returned, to check which version it is), and the field-data beacon the
+ * page's collector would send goes back through the same door with the view's ticket, clean (its vitals only).
+ * Hundreds of such views take seconds where Chromium takes minutes; a browser's own beacons are the field-data
+ * journeys'.
+ */
+export async function beaconedView(
+  door: string,
+  path: string,
+  cohort: number,
+  report: { remote: string; version: string },
+) {
+  const page = await fetch(`${door}${path}`, { headers: { cookie: `cohort=${cohort}` } });
+  const html = await page.text();
+  if (!page.ok) throw new Error(`${path}: ${page.status}`);
+  const ticket = page.headers.getSetCookie().find((line) => line.startsWith(`rum_${report.remote}=`));
+  if (!ticket) throw new Error(`${path} came without a view ticket of ${report.remote}`);
+  const beacon = await fetch(`${door}/api/rum`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `cohort=${cohort}; ${ticket.split(';')[0]}` },
+    body: JSON.stringify({
+      ...report,
+      route: path,
+      shell: 'journey',
+      viewport: 'phone',
+      view: true,
+      entries: [
+        { metric: 'LCP', value: 1200 },
+        { metric: 'INP', value: 80 },
+      ],
+    }),
+  });
+  await beacon.arrayBuffer();
+  if (beacon.status !== 204) throw new Error(`the beacon of ${path} was answered ${beacon.status}`);
+  return html;
+}
