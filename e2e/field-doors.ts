@@ -91,6 +91,8 @@ export function startWatchedSite(
       WEBHOOK_SECRET: webhook.secret,
       RELEASE_WATCH_MINUTES: '10',
       RELEASE_WATCH_INTERVAL_MS: '1000',
+      // "Worse" holds for 3 s before an abort (10 minutes in production): the journey's canary errs on every click.
+      RELEASE_WATCH_CONFIRM_MINUTES: '0.05',
       TRUST_PROXY: '1',
     },
     `${site}/remotes.json`,

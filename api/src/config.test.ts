@@ -77,6 +77,14 @@ describe('the release judge’s settings', () => {
       RELEASE_WATCH_VITALS_MARGIN: '50',
     });
     expect([set.confidence, set.errorMargin.absolute, set.vitalsMargin]).toEqual([0.99, 0.015, 0.5]);
+    // Minutes, fractions and 0 (abort at the first "worse") included; nothing negative or not a number.
+    expect(readJudgeSettings({ RELEASE_WATCH_CONFIRM_MINUTES: '0.05' }).confirmMinutes).toBe(0.05);
+    expect(readJudgeSettings({ RELEASE_WATCH_CONFIRM_MINUTES: '0' }).confirmMinutes).toBe(0);
+    for (const value of ['-1', 'soon']) {
+      expect(() => readJudgeSettings({ RELEASE_WATCH_CONFIRM_MINUTES: value })).toThrow(
+        /RELEASE_WATCH_CONFIRM_MINUTES/,
+      );
+    }
   });
 
   it('refuse a confidence of 100% or more, and a storage budget that is not above 0', () => {

@@ -112,6 +112,14 @@ export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { max
     if (below100 && share >= 1) throw new Error(`${name} must be a percentage below 100, got "${env[name]}"`);
     return share;
   };
+  /** Minutes from `name`, 0 or more (fractions too: a journey's rehearsal waits seconds), or `fallback`. */
+  const minutes = (name: string, fallback: number) => {
+    if (env[name] === undefined || env[name] === '') return fallback;
+    const parsed = Number(env[name]);
+    if (!Number.isFinite(parsed) || parsed < 0)
+      throw new Error(`${name} must be 0 or a number of minutes above it, got "${env[name]}"`);
+    return parsed;
+  };
   return {
     ...d,
     minNetworks: integer(env.RELEASE_WATCH_MIN_NETWORKS, d.minNetworks),
@@ -131,6 +139,7 @@ export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { max
       relative: percent('RELEASE_WATCH_MIN_EFFECT_RELATIVE', d.minimumEffect.relative, false),
     },
     vitalsMargin: percent('RELEASE_WATCH_VITALS_MARGIN', d.vitalsMargin, false),
+    confirmMinutes: minutes('RELEASE_WATCH_CONFIRM_MINUTES', d.confirmMinutes),
   };
 }
 

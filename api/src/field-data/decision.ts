@@ -2,6 +2,7 @@ import type { Db } from '../db/database.ts';
 import {
   currentVersion,
   defaultJudgeSettings,
+  held,
   judge,
   versionBefore,
   type JudgeSettings,
@@ -82,16 +83,29 @@ export async function judgeRollout(
   { reports = false }: Reading = {},
 ) {
   const data = fieldData(db, now);
+  const figures = async (until: Date, withReports: boolean) => {
+    const canary = await data.countedFigures({
+      ...rollout,
+      until,
+      maxPerNetwork: rule.maxPerNetwork,
+      reports: withReports,
+    });
+    const current = await data.countedFigures({
+      remote: rollout.remote,
+      version: rollout.current,
+      since: rollout.since,
+      until,
+      routes: canary.routes,
+      maxPerNetwork: rule.maxPerNetwork,
+      reports: withReports,
+    });
+    return { canary, current, decision: judge(canary.perNetwork, current.perNetwork, rule, currentVersion) };
+  };
   const until = now();
-  const canary = await data.countedFigures({ ...rollout, until, maxPerNetwork: rule.maxPerNetwork, reports });
-  const current = await data.countedFigures({
-    remote: rollout.remote,
-    version: rollout.current,
-    since: rollout.since,
-    until,
-    routes: canary.routes,
-    maxPerNetwork: rule.maxPerNetwork,
-    reports,
-  });
-  return { canary, current, decision: judge(canary.perNetwork, current.perNetwork, rule, currentVersion) };
+  const judged = await figures(until, reports);
+  if (judged.decision.verdict !== 'roll back' || rule.confirmMinutes <= 0) return judged;
+  // "Worse" must hold: the same judge on the figures as they stood RELEASE_WATCH_CONFIRM_MINUTES ago.
+  const then = new Date(until.getTime() - rule.confirmMinutes * 60_000);
+  const earlier = then > rollout.since ? (await figures(then, false)).decision : undefined;
+  return { ...judged, decision: held(judged.decision, earlier, rule) };
 }

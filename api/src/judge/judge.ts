@@ -54,6 +54,11 @@ export interface JudgeSettings {
   /** RELEASE_WATCH_VITALS_MARGIN: how much slower (a share) INP and LCP may be. */
   vitalsMargin: number;
   fixedLimits: { errorRate: number; INP: number; LCP: number };
+  /**
+   * RELEASE_WATCH_CONFIRM_MINUTES: how long a rollout's "worse" must hold before the watch aborts it (0: at once). See
+   * `held`.
+   */
+  confirmMinutes: number;
 }
 
 export const defaultJudgeSettings: JudgeSettings = {
@@ -68,6 +73,7 @@ export const defaultJudgeSettings: JudgeSettings = {
   minimumEffect: { absolute: 0.005, relative: 0.25 },
   vitalsMargin: 0.25,
   fixedLimits: { errorRate: 0.05, INP: 500, LCP: 4000 },
+  confirmMinutes: 10,
 };
 
 /** What one network brought of a version: counted views, how many erred, its median INP and LCP where it had any. */
@@ -382,4 +388,26 @@ export function judge(
   }
   const shown = metrics.filter((m) => m.classification === 'not worse');
   return { verdict: 'keep', why: `not worse ${against}: ${line(shown)}`, metrics };
+}
+
+/**
+ * A rollout's verdict once "worse" has had to hold: the judge on the figures as they stood `confirmMinutes` earlier
+ * (`earlier`; undefined when that was before the stage began) must say "worse" too, or the watch waits. A stage is
+ * looked at every 30 s for hours, and a test at 99.9% asked a thousand times says "worse" by chance now and then, on
+ * a run that stands near its line, where one more ordinary network tips it; the failure limits of Argo Rollouts
+ * (consecutive failures) and Kayenta (several intervals) are the same idea. Without memory: every site server, and one
+ * restarted, decides alike. A promote's watch is one short window against hours of the version before, and rolls back
+ * at once.
+ */
+export function held(
+  now: Verdict,
+  earlier: Verdict | undefined,
+  settings: Pick<JudgeSettings, 'confirmMinutes'>,
+): Verdict {
+  if (now.verdict !== 'roll back' || settings.confirmMinutes <= 0 || earlier?.verdict === 'roll back') return now;
+  return {
+    ...now,
+    verdict: 'wait',
+    why: `${now.why}; waiting for it to hold ${settings.confirmMinutes} minutes (worse as the figures stood then too) before the abort`,
+  };
 }

@@ -2,6 +2,8 @@ import {
   judge,
   currentVersion,
   defaultJudgeSettings,
+  held,
+  type Verdict,
   type Evidence,
   type JudgeSettings,
   type NetworkEvidence,
@@ -269,9 +271,15 @@ export function simulateRun(
     const current = new Cohort(plan.maxPerNetwork);
     const dueAt = minute + plan.stageMinutes;
     let advanced = false;
+    // The verdicts of the stage's looks: "worse" must hold (`held`), as the figures stood confirmMinutes earlier,
+    // that is `confirmLooks` looks before (the watch judges the figures as of then again).
+    const verdicts: Verdict[] = [];
+    const confirmLooks = Math.round(settings.confirmMinutes / plan.lookMinutes);
     while (minute < plan.maxHours * 60) {
       visit(plan.lookMinutes, plan.stages[stage]!, canary, current);
-      const verdict = judge(canary.evidence(), current.evidence(), settings, currentVersion);
+      const now = judge(canary.evidence(), current.evidence(), settings, currentVersion);
+      verdicts.push(now);
+      const verdict = held(now, verdicts[verdicts.length - 1 - confirmLooks], settings);
       if (verdict.verdict === 'roll back') {
         return { end: 'aborted', stage, views: canary.views, networks: canary.size, onTime };
       }

@@ -42,14 +42,24 @@ describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
     expect(liveEntry()).toBe(`/remotes/legal/${first}/remoteEntry.js`);
   });
 
-  it('aborts a canary whose views err at once, by its own cohort, once, with the figures and a webhook', async () => {
-    const { settings, first, second, view, watch, minutes, liveEntry, webhooks } = await rolledOut();
-    // The current version's visitors are fine; erring canary views from 19 networks are not enough to judge.
+  it('aborts a canary whose views err once that has held 10 minutes, by its own cohort, once, with the figures and a webhook', async () => {
+    const { settings, first, second, view, watch, minutes, liveEntry, webhooks, rollout } = await rolledOut();
+    // The current version's visitors are fine; erring canary views from 19 networks (4 minutes in) are not enough.
     for (let i = 0; i < 100; i++) await view(first, 0);
-    for (let i = 0; i < 19; i++) await view(second, 1);
-    expect(await watchRollouts({ ...watch, now: () => minutes(1) })).toEqual([]);
-    await view(second, 1);
-    const [step] = await watchRollouts({ ...watch, now: () => minutes(1) });
+    for (let i = 0; i < 19; i++) await view(second, 1, { at: minutes(4) });
+    expect(await watchRollouts({ ...watch, now: () => minutes(6) })).toEqual([]);
+    await view(second, 1, { at: minutes(4) });
+    // Worse now; not yet for RELEASE_WATCH_CONFIRM_MINUTES (10): as the figures stood 10 minutes before (before the
+    // stage, then before the erring views), it was not. The watch waits, and says why.
+    for (const at of [6, 11]) {
+      expect(await watchRollouts({ ...watch, now: () => minutes(at) })).toEqual([]);
+      const judged = await judgeRollout(db!, judgedOver(rollout), undefined, () => minutes(at));
+      expect(judged.decision).toMatchObject({
+        verdict: 'wait',
+        why: expect.stringMatching(/^worse .*; waiting for it to hold 10 minutes/),
+      });
+    }
+    const [step] = await watchRollouts({ ...watch, now: () => minutes(15) });
     expect(step).toMatchObject({ remote: 'legal', done: 'aborted' });
     expect(await ledgerOf(settings).rollouts()).toEqual({});
     expect(liveEntry()).toBe(`/remotes/legal/${first}/remoteEntry.js`);
@@ -69,7 +79,7 @@ describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
       }),
     ]);
     expect((await releases(settings, 'legal'))[1]!.verdict).toMatch(/rollout aborted at 5% by the release watch/);
-    expect(await watchRollouts({ ...watch, now: () => minutes(2) })).toEqual([]);
+    expect(await watchRollouts({ ...watch, now: () => minutes(16) })).toEqual([]);
   });
 
   it('advances a canary no worse than the current version when the stage is due, then goes live for everyone', async () => {
@@ -102,7 +112,8 @@ describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
     for (let i = 0; i < 50; i++) await view(first, 0, { at: minutes(-30), lcp: 9000 });
     for (let i = 0; i < 50; i++) await view(first, 0, { lcp: 1000 + i });
     for (let i = 0; i < 50; i++) await view(second, 0, { lcp: 1600 + i });
-    const [step] = await watchRollouts({ ...watch, now: () => minutes(1) });
+    expect(await watchRollouts({ ...watch, now: () => minutes(1) })).toEqual([]);
+    const [step] = await watchRollouts({ ...watch, now: () => minutes(11) });
     expect(step).toMatchObject({ done: 'aborted' });
   });
 
