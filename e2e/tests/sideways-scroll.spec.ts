@@ -37,6 +37,50 @@ async function expectNoSidewaysScroll(page: Page, when: string) {
   expect(over, `${when}: the page is ${over} px wider than the screen; sticking out: ${culprits.join(', ')}`).toBe(0);
 }
 
+/** Every card and section of the page (after scrolling through it) 16 px or more from the screen's edges. */
+async function expectCardsOffTheEdges(page: Page) {
+  const { cards, touching } = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const clipped = (element: Element) => {
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        if (getComputedStyle(parent).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    // A card is a box a visitor sees as one (a border, a shadow or a background of its own); text counts too.
+    const isCard = (element: Element) => {
+      const style = getComputedStyle(element);
+      return (
+        style.borderLeftWidth !== '0px' ||
+        style.boxShadow !== 'none' ||
+        (style.backgroundColor !== 'rgba(0, 0, 0, 0)' && style.backgroundColor !== style.color) ||
+        style.backgroundImage !== 'none'
+      );
+    };
+    const cards = [...document.querySelectorAll('main *')].filter((element) => {
+      const box = element.getBoundingClientRect();
+      // Full-width bands (a tinted section, the footer) are backgrounds; their content is what is checked.
+      const isText = ['P', 'H1', 'H2', 'H3', 'LI', 'LABEL'].includes(element.tagName);
+      return (
+        box.width > 0 && box.height >= 16 && box.width < width - 1 && (isCard(element) || isText) && !clipped(element)
+      );
+    });
+    const touching = cards
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.left < 16 - 0.5 || box.right > width - 16 + 0.5;
+      })
+      .slice(0, 5)
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        return `${element.tagName.toLowerCase()}.${String(element.className)} (${Math.round(box.left)} to ${Math.round(box.right)} px)`;
+      });
+    return { cards: cards.length, touching };
+  });
+  expect(cards, 'cards and text found on the page').toBeGreaterThan(0);
+  expect(touching, 'cards or text closer than 16 px to an edge').toEqual([]);
+}
+
 /**
  * Scrolls to the bottom a screen at a time, letting each part that comes into view run its entrance, and back. Only
  * the consumer's pages animate parts into view (framer-motion, `[data-reveal]`, `[data-motion]`): there each step
@@ -64,65 +108,18 @@ for (const width of widths) {
     test.use({ viewport: { width, height: 800 } });
 
     for (const path of [...examplePagePaths, '/no-such-page']) {
-      test(`${path} never scrolls sideways`, async ({ page }) => {
+      // On a phone, the same load and scroll also show every card and section 16 px from the screen's edges.
+      const title =
+        width <= 375
+          ? `${path} never scrolls sideways and keeps every card and section 16 px from the screen's edges`
+          : `${path} never scrolls sideways`;
+      test(title, async ({ page }) => {
         await page.goto(path);
         await expectNoSidewaysScroll(page, 'hydrated');
         await scrollThrough(page);
         await expectNoSidewaysScroll(page, 'after scrolling to the bottom and back');
+        if (width <= 375) await expectCardsOffTheEdges(page);
       });
-    }
-
-    if (width <= 375) {
-      for (const path of [...examplePagePaths, '/no-such-page']) {
-        test(`${path} keeps every card and section 16 px from the screen's edges`, async ({ page }) => {
-          await page.goto(path);
-          await scrollThrough(page);
-          const { cards, touching } = await page.evaluate(() => {
-            const width = document.documentElement.clientWidth;
-            const clipped = (element: Element) => {
-              for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-                if (getComputedStyle(parent).overflowX !== 'visible') return true;
-              }
-              return false;
-            };
-            // A card is a box a visitor sees as one (a border, a shadow or a background of its own); text counts too.
-            const isCard = (element: Element) => {
-              const style = getComputedStyle(element);
-              return (
-                style.borderLeftWidth !== '0px' ||
-                style.boxShadow !== 'none' ||
-                (style.backgroundColor !== 'rgba(0, 0, 0, 0)' && style.backgroundColor !== style.color) ||
-                style.backgroundImage !== 'none'
-              );
-            };
-            const cards = [...document.querySelectorAll('main *')].filter((element) => {
-              const box = element.getBoundingClientRect();
-              // Full-width bands (a tinted section, the footer) are backgrounds; their content is what is checked.
-              const isText = ['P', 'H1', 'H2', 'H3', 'LI', 'LABEL'].includes(element.tagName);
-              return (
-                box.width > 0 &&
-                box.height >= 16 &&
-                box.width < width - 1 &&
-                (isCard(element) || isText) &&
-                !clipped(element)
-              );
-            });
-            const touching = cards
-              .filter((element) => {
-                const box = element.getBoundingClientRect();
-                return box.left < 16 - 0.5 || box.right > width - 16 + 0.5;
-              })
-              .slice(0, 5)
-              .map((element) => {
-                const box = element.getBoundingClientRect();
-                return `${element.tagName.toLowerCase()}.${String(element.className)} (${Math.round(box.left)} to ${Math.round(box.right)} px)`;
-              });
-            return { cards: cards.length, touching };
-          });
-          expect(cards, 'cards and text found on the page').toBeGreaterThan(0);
-          expect(touching, 'cards or text closer than 16 px to an edge').toEqual([]);
-        });
-      }
     }
 
     test('the open menu does not widen the page', async ({ page }) => {
