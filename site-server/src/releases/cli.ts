@@ -30,7 +30,6 @@ import {
   type ReleaseSettings,
   type Switch,
 } from './release.ts';
-import { siteOrigin } from '../site.ts';
 
 /**
  * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
@@ -203,6 +202,8 @@ async function previewLink(remoteName: string | undefined, version: string | und
   if (!(hours > 0 && hours <= maxPreviewHours)) {
     throw new ReleaseError(`--hours takes a number above 0 and at most ${maxPreviewHours}, got "${hoursText}".`);
   }
+  // The site's own check of PUBLIC_SITE_URL, loaded here alone: the other commands start without the server's modules.
+  const { siteOrigin } = await import('../site.ts');
   const site = siteOrigin(process.env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4173}`);
   const expires = Date.now() + hours * 3_600_000;
   const token = signPreview({ remote, version, expires }, secret);

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { printable } from 'api';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
-import { checkCandidate, type CheckReport } from './checks.ts';
+import type { CheckReport } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
 import { ReleaseError } from '../ledger/ledger.ts';
 import { ledgerOf, oneReleaseAtATime, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
@@ -138,6 +138,8 @@ async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, vers
     log(`Checks skipped (--force): ${printable(force.reason)}`);
   } else {
     log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
+    // Loaded when a promote checks: Chromium's driver and a site server are most of a command's start.
+    const { checkCandidate } = await import('./checks.ts');
     report = await checkCandidate(
       settings,
       { remote, version, live: await ledger.manifest(), liveVersion: live, allowHeavier },
