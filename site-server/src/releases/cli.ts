@@ -93,7 +93,9 @@ function printRolloutStart(rollout: Rollout, change: Switch) {
   );
   console.log(`  canary entry: ${change.entry}`);
   console.log(`  ${change.changes}`);
-  console.log(`  follow it:  pnpm releases ${folder}    decide by hand:  pnpm rollout ${folder} advance|abort`);
+  console.log(
+    `  follow it:  pnpm releases ${folder}    by hand:  pnpm rollout ${folder} status|pause|resume|advance|complete|abort`,
+  );
 }
 
 /** `--stages` and `--stage-minutes` (ROLLOUT_STAGE_MINUTES by default) as a promote's rollout, when given. */

@@ -36,13 +36,15 @@ export function rolloutLines(
   const left = rollout.stageMinutes * 60_000 - elapsed;
   const lines = [
     `  rollout of ${rollout.version}: ${share}% of visitors, stage ${rollout.stage + 1} of ${rollout.stages.length} ` +
-      `(${stages.join(' -> ')}), ${duration(elapsed)} of ${duration(rollout.stageMinutes * 60_000)} in the stage` +
+      `(${stages.join(' -> ')}), ${duration(elapsed)} in a stage of ${duration(rollout.stageMinutes * 60_000)}` +
       `${rollout.pausedAt ? `, paused since ${utc(rollout.pausedAt)}` : ''}; ${rollout.current} keeps the others ` +
       `(started ${utc(rollout.startedAt)} by ${rollout.startedBy})`,
   ];
   const onward = next === 100 ? 'go live for everyone' : `advance to ${next}%`;
   if (!judged) {
-    lines.push(`    no field data here to judge it by: pnpm rollout ${folder} advance|abort decides by hand`);
+    lines.push(
+      `    no field data here to judge it by: pnpm rollout ${folder} advance|complete|abort decides by hand (pause|resume holds it)`,
+    );
     return lines;
   }
   lines.push(`    canary  ${rollout.version}: ${figuresLine(judged.canary)}`);
