@@ -39,6 +39,9 @@ export default defineConfig({
       })),
     ],
     passWithNoTests: false,
+    // A safety net against a hang, not a measure: a test that sends 2,000 requests takes 2 s on an idle machine and
+    // past 5 s (vitest's default) beside a CI run's other work (issue 58).
+    testTimeout: 30_000,
   },
   resolve: { conditions: ['module-sync', 'module', 'browser', 'development|production'] },
 });

@@ -2,12 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { shellDevPort } from '@gift/federation';
+import { devPorts } from '@gift/federation';
 import { chromiumArgs, chromiumPath } from './chromium.ts';
 
 /** The data of this run's `pnpm dev`: its own folder, so that a developer's `.data` is never touched. */
 export const devDataDir = process.env.DEV_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dev-journeys-'));
 process.env.DEV_DATA_DIR = devDataDir;
+// The whole stack on moved ports, as a second checkout runs it beside the first (docs/configuration.md): every dev
+// server, the API behind the shell's proxy and the mail catcher must follow.
+process.env.DEV_PORT_OFFSET ??= '7';
+export const ports = devPorts(process.env);
 
 /** Journeys against `pnpm dev` as a developer runs it: Vite dev servers, the API, the mail catcher. */
 export default defineConfig({
@@ -18,7 +22,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   use: {
-    baseURL: `http://localhost:${shellDevPort}`,
+    baseURL: `http://localhost:${ports.shell}`,
     trace: 'retain-on-failure',
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
@@ -26,7 +30,7 @@ export default defineConfig({
   webServer: {
     command: 'pnpm dev',
     cwd: '..',
-    url: 'http://127.0.0.1:1080',
+    url: `http://127.0.0.1:${ports.mail}`,
     env: { DATA_DIR: devDataDir },
     reuseExistingServer: false,
     timeout: 180_000,

@@ -1,9 +1,5 @@
-import { defineConfig, mergeConfig } from 'vite';
+import { defineConfig } from 'vite';
 import { exposedPages } from '@gift/content';
 import { remoteConfig } from '@gift/federation/vite';
 
-export default defineConfig((env) =>
-  mergeConfig(remoteConfig('share_location', exposedPages('share_location'))(env), {
-    server: { proxy: { '/api': 'http://127.0.0.1:3001' } },
-  }),
-);
+export default defineConfig(remoteConfig('share_location', exposedPages('share_location')));

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { ports } from '../playwright.dev.config.ts';
 
 /** What MailDev's REST API lists: https://github.com/maildev/maildev/blob/master/docs/rest.md */
 interface CaughtEmail {
@@ -8,7 +9,7 @@ interface CaughtEmail {
   html: string;
 }
 
-const mailApi = 'http://127.0.0.1:1080/email';
+const mailApi = `http://127.0.0.1:${ports.mail}/email`;
 
 test('the delete form works end to end in pnpm dev: submit, open the mail in the catcher, follow the link, confirm', async ({
   page,

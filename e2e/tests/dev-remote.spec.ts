@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { remotes } from '@gift/federation';
+import { devPorts } from '@gift/federation';
 import { expect, test } from './support.ts';
 
 /**
@@ -36,7 +36,7 @@ test('a remote from this machine replaces the live one for this browser, and a s
   const link = /Open (http\S+)/.exec(printed)![1]!;
   expect(link).toContain(`${baseURL}/__override?remote=legal&entry=`);
 
-  const local = `http://127.0.0.1:${remotes.legal.devPort}`;
+  const local = `http://127.0.0.1:${devPorts(process.env).remote('legal')}`;
   const fromLocal: string[] = [];
   page.on('request', (request) => request.url().startsWith(local) && fromLocal.push(request.url()));
   await page.goto(link);

@@ -1,14 +1,16 @@
 /**
- * `pnpm dev`'s back end: the API on 127.0.0.1:3001 (the shell's dev server proxies `/api` to it) on the same data as
+ * `pnpm dev`'s back end: the API on 127.0.0.1:3001 (the shell's dev server proxies `/api` to it; DEV_PORT_OFFSET moves
+ * every dev port, API_PORT this one) on the same data as
  * `pnpm start` (SQLite under the workspace's `.data`), and MailDev catching every email it sends, listed on a web
  * page. MailDev is the common mail catcher for Node: SMTP in, a web page and a REST API out, from npm with nothing
  * to download, and in development only.
  */
 import MailDev from 'maildev';
+import { devPorts as devPortsOf } from '@gift/contracts/dev-ports';
 
+const devPorts = devPortsOf(process.env);
 /** The shell's dev server is the site in development (its port is the shell's `server.port`). */
-const site = 'http://localhost:5173';
-export const devPorts = { api: 3001, smtp: 1025, mail: 1080 };
+const site = `http://localhost:${devPorts.site}`;
 
 const maildev = new MailDev({
   smtp: devPorts.smtp,

@@ -1,3 +1,4 @@
+import { devPorts as sharedDevPorts } from '@gift/contracts/dev-ports';
 /** Every remote of the site: its workspace folder, its federation name and the port its dev server uses. */
 export const remotes = {
   consumer: { folder: 'consumer', devPort: 5174 },
@@ -12,7 +13,18 @@ export type RemoteName = keyof typeof remotes;
 
 export const remoteNames = Object.keys(remotes) as RemoteName[];
 
-export const shellDevPort = 5173;
+/** The shell's dev server's port before DEV_PORT_OFFSET (see `devPorts`). */
+export const shellDevPort = sharedDevPorts({}).site;
+
+/**
+ * Where `pnpm dev` serves the shell and each remote, the API and MailDev: @gift/contracts' dev ports (moved by
+ * DEV_PORT_OFFSET, API_PORT for the API), and each remote's `devPort` moved alike. Read where Node runs: the dev
+ * servers' configs; the shell's page learns its remotes' origins from its dev server.
+ */
+export function devPorts(env: Record<string, string | undefined>) {
+  const ports = sharedDevPorts(env);
+  return { ...ports, shell: ports.site, remote: (name: RemoteName) => remotes[name].devPort + ports.offset };
+}
 
 /** File name of every remote's entry; the manifest points at it. */
 export const remoteEntryFile = 'remoteEntry.js';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import type { ConfigEnv, Plugin, PluginOption, UserConfig } from 'vite';
-import { remoteEntryFile, remoteServedAt, remotes, sharedSingletons, ssrOutDir, type RemoteName } from './index.ts';
+import { devPorts, remoteEntryFile, remoteServedAt, sharedSingletons, ssrOutDir, type RemoteName } from './index.ts';
 
 export { sharedSingletons };
 
@@ -184,7 +184,13 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
         standalonePage(name),
       ],
       resolve: { conditions: resolveConditions, alias: productionRouter(command) },
-      server: { port: remotes[name].devPort, strictPort: true, origin: `http://localhost:${remotes[name].devPort}` },
+      server: {
+        port: devPorts(process.env).remote(name),
+        strictPort: true,
+        origin: `http://localhost:${devPorts(process.env).remote(name)}`,
+        // Standalone development talks to the API service (`pnpm --filter api dev`, or `pnpm dev`'s).
+        proxy: { '/api': `http://127.0.0.1:${devPorts(process.env).api}` },
+      },
       // The standalone entry is no file on disk: the dev server's dependency scan starts from the pages.
       optimizeDeps: { entries: ['src/pages/*.tsx'] },
       // Images stay files the browser fetches and caches, not text inside the page's JavaScript.

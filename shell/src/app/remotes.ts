@@ -1,20 +1,12 @@
 import { loadRemote, registerRemotes } from '@module-federation/runtime';
-import {
-  isRemoteName,
-  manifestElementId,
-  manifestPath,
-  remotes,
-  type RemoteName,
-  type RemotesManifest,
-} from '@gift/federation';
+import { isRemoteName, manifestElementId, manifestPath, type RemoteName, type RemotesManifest } from '@gift/federation';
 import type { ComponentType } from 'react';
 
 export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'refused' | 'failed' };
 
-/** In `pnpm dev` each remote is served by its own dev server. */
-const devOrigins = import.meta.env.DEV
-  ? Object.values(remotes).map((remote) => `http://localhost:${remote.devPort}`)
-  : [];
+/** In `pnpm dev` each remote is served by its own dev server, at the origins the shell's dev server gives. */
+const devOrigins: string[] =
+  import.meta.env.DEV && typeof __DEV_REMOTE_ORIGINS__ !== 'undefined' ? __DEV_REMOTE_ORIGINS__ : [];
 
 /** The origins besides its own that the server said remote code may come from (REMOTE_ORIGINS), read with the manifest. */
 let remoteOrigins: string[] = [];

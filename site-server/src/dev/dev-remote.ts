@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
-import { remoteEntryFile, remotes } from '@gift/federation';
+import { devPorts, remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
 import { overridePath } from '../previews/overrides.ts';
 
 const usage =
@@ -37,7 +37,8 @@ if (!found || flag !== '--against' || !site || !['http:', 'https:'].includes(sit
   );
   process.exit(2);
 }
-const [name, { devPort }] = found;
+const [name] = found;
+const devPort = devPorts(process.env).remote(name as RemoteName);
 const outDir = mkdtempSync(join(tmpdir(), `dev-remote-${folder}-`));
 const workspace = fileURLToPath(new URL('../../../', import.meta.url));
 

@@ -1,0 +1,21 @@
+/**
+ * The ports `pnpm dev` uses, where the API's dev start and the shell's dev server must agree: the site (the shell's dev
+ * server) at 5173, the API at 3001 (API_PORT when set; the shell's dev proxy follows it), MailDev's SMTP at 1025 and
+ * its web page at 1080, each moved by DEV_PORT_OFFSET (0) so that two checkouts run side by side
+ * (`DEV_PORT_OFFSET=100 pnpm dev`: the site at 5273, the API at 3101). The remotes' dev servers are
+ * @gift/federation's `devPorts`, moved alike. Read where Node runs.
+ */
+export function devPorts(env: Record<string, string | undefined>) {
+  const text = env.DEV_PORT_OFFSET ?? '';
+  const offset = text === '' ? 0 : Number(text);
+  if (!Number.isInteger(offset) || offset < 0 || offset > 50_000) {
+    throw new Error(`DEV_PORT_OFFSET must be a whole number from 0 to 50000, got "${text}"`);
+  }
+  return {
+    offset,
+    site: 5173 + offset,
+    api: env.API_PORT ? Number(env.API_PORT) : 3001 + offset,
+    smtp: 1025 + offset,
+    mail: 1080 + offset,
+  };
+}
