@@ -13,7 +13,7 @@ export const siteServerDir = fileURLToPath(new URL('../site-server/', import.met
  * code and everything it printed.
  */
 export async function releaseCommand(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/releases/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['bin/release.mjs', ...args], {
     cwd: siteServerDir,
     env,
   });

@@ -11,7 +11,7 @@ import { expect, test } from './support.ts';
  * release journeys' browsers.
  */
 const operator = (...args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/requests.ts', ...args], {
+  execFileSync(process.execPath, ['bin/requests.mjs', ...args], {
     cwd: fileURLToPath(new URL('../../api/', import.meta.url)),
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',

@@ -125,13 +125,25 @@ renderStandalone(${JSON.stringify(name)}, import.meta.glob('/src/pages/*.tsx', {
 }
 
 /**
+ * The server build is ES modules in `.js` files: a package.json beside them says so, wherever the folder is copied (a
+ * release's version folder), so that plain Node loads them without guessing and warning (tsx, in front of the site
+ * server, never warned; the release commands run without it).
+ */
+const esModulesHere: Plugin = {
+  name: 'ssr-es-modules',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'package.json', source: '{ "type": "module" }\n' });
+  },
+};
+
+/**
  * The server-side build of the same pages (`vite build --ssr`), for prerendering. Packages that ship CSS or
  * are CommonJS with a default export are bundled; React, the router and the rest stay shared from node_modules.
  */
 function ssrConfig(input: Record<string, string>, base: string, outDir = ssrOutDir): UserConfig {
   return {
     base,
-    plugins: [react()],
+    plugins: [react(), esModulesHere],
     // The router stays one copy shared with the shell's server build even where a remote does not depend on it
     // (remotes reach it only through @gift/router); the page server resolves it for them.
     ssr: { noExternal: [/^@gift\//, 'react-slick', 'slick-carousel'], external: ['react-router'] },

@@ -90,20 +90,16 @@ const liveLegal = () => (JSON.parse(readFileSync(settings.manifestFile, 'utf8'))
  * then goes out on a connection the server is closing: ECONNRESET).
  */
 async function releasesCommand(): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'src/releases/cli.ts', 'releases', 'legal'],
-    {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: {
-        PATH: process.env.PATH,
-        REMOTES_DIR: settings.remotesDir,
-        REMOTES_MANIFEST: settings.manifestFile,
-        DATA_DIR: dataDir,
-      },
-      encoding: 'utf8',
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/release.mjs', 'releases', 'legal'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: {
+      PATH: process.env.PATH,
+      REMOTES_DIR: settings.remotesDir,
+      REMOTES_MANIFEST: settings.manifestFile,
+      DATA_DIR: dataDir,
     },
-  );
+    encoding: 'utf8',
+  });
   return stdout;
 }
 

@@ -153,7 +153,7 @@ describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
       .mock.calls.filter(([, message]) => String(message).startsWith('rollout entry passed over'));
     expect(said).toEqual([[{ remote: 'vendor', problem: 'stageSince is not a time' }, expect.any(String)]]);
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'src/releases/cli.ts', ...args], {
+      spawnSync(process.execPath, ['bin/release.mjs', ...args], {
         cwd: fileURLToPath(new URL('../..', import.meta.url)),
         env: { PATH: process.env.PATH, REMOTES_DIR: settings.remotesDir, REMOTES_MANIFEST: settings.manifestFile },
         encoding: 'utf8',
