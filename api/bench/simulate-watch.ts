@@ -80,6 +80,12 @@ for (const k of adversaries) {
     });
     const by = Object.entries(row.changedBy ?? {}).map(([strategy, count]) => `${strategy} ${count}`);
     add(row, `outcomes changed ${row.changed ?? 0}${by.length ? ` (${by.join(', ')})` : ''}`, row.changed === 0);
+    // Each changed run, to run again with SIM_SEED=<seed> SIM_RUNS=1 and look into.
+    for (const change of (row.changes ?? []).slice(0, 20)) {
+      console.log(
+        `       seed ${change.seed}, ${change.strategy}: ${change.without} without it, ${change.with} with it`,
+      );
+    }
   }
 }
 if (searchRuns > 0) {

@@ -311,6 +311,8 @@ export interface Row {
   /** Runs whose outcome an adversary changed (any of its strategies), and by which. */
   changed?: number;
   changedBy?: Partial<Record<Strategy, number>>;
+  /** Each change: the run's seed, the way the adversary played, and the two outcomes ("aborted at stage 1"). */
+  changes?: Change[];
   /** Of runs aborted or rolled back: their seeds (to run one again), the median counted views and networks then. */
   stoppedSeeds?: number[];
   medianViews?: number;
@@ -318,6 +320,15 @@ export interface Row {
   /** Runs whose first stage advanced at the first look once due. */
   firstStageOnTime?: number;
 }
+
+export interface Change {
+  seed: number;
+  strategy: Strategy;
+  without: string;
+  with: string;
+}
+
+const described = (outcome: Outcome) => `${outcome.end} at stage ${outcome.stage + 1}`;
 
 /** Adds `by` to the count of `key`. */
 function addTo<K extends string>(counts: Partial<Record<K, number>>, key: K, by = 1) {
@@ -330,6 +341,7 @@ export interface Tally {
   ends: Row['ends'];
   changed: number;
   changedBy: Partial<Record<Strategy, number>>;
+  changes: Change[];
   /** Of runs aborted or rolled back: the seed, and the canary's counted views and networks then. */
   stopped: { seed: number; views: number; networks: number }[];
   firstOnTime: number;
@@ -346,7 +358,7 @@ export function tallyRuns(
   settings: JudgeSettings = defaultJudgeSettings,
   { seed = 1, adversaryNetworks }: { seed?: number; adversaryNetworks?: number } = {},
 ): Tally {
-  const tally: Tally = { runs, ends: {}, changed: 0, changedBy: {}, stopped: [], firstOnTime: 0 };
+  const tally: Tally = { runs, ends: {}, changed: 0, changedBy: {}, changes: [], stopped: [], firstOnTime: 0 };
   for (let run = 0; run < runs; run += 1) {
     const outcome = simulateRun(seed + run, traffic, plan, settings);
     addTo(tally.ends, outcome.end);
@@ -360,6 +372,7 @@ export function tallyRuns(
       const attacked = simulateRun(seed + run, traffic, plan, settings, { networks: adversaryNetworks, strategy });
       if (!sameOutcome(outcome, attacked)) {
         addTo(tally.changedBy, strategy);
+        tally.changes.push({ seed: seed + run, strategy, without: described(outcome), with: described(attacked) });
         any = true;
       }
     }
@@ -384,7 +397,11 @@ export function rowOf(row: string, plan: Plan, tallies: Tally[], adversary: bool
     row,
     runs: sum((tally) => tally.runs),
     ends,
-    ...(adversary && { changed: sum((tally) => tally.changed), changedBy }),
+    ...(adversary && {
+      changed: sum((tally) => tally.changed),
+      changedBy,
+      changes: tallies.flatMap((tally) => tally.changes).sort((a, b) => a.seed - b.seed),
+    }),
     ...(stopped.length && {
       stoppedSeeds: stopped.map((outcome) => outcome.seed).sort((a, b) => a - b),
       medianViews: medianOf(stopped.map((outcome) => outcome.views)),
