@@ -85,11 +85,12 @@ test.describe('business pages', () => {
     await page.goto('/business');
     await page.getByRole('link', { name: 'Get started' }).click();
     await expect(page).toHaveURL('/business#getstarted');
-    expect(await settledScrollY(page)).toBe(0);
+    await expect.poll(() => settledScrollY(page)).toBe(0);
     await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
     expect(await settledScrollY(page)).toBeGreaterThan(500);
     await page.getByRole('link', { name: 'Get started' }).click();
-    expect(await settledScrollY(page)).toBe(0);
+    // Polled: on a busy machine the scroll can start after two still readings (it stayed at 1,904 px once on CI).
+    await expect.poll(() => settledScrollY(page)).toBe(0);
   });
 
   test('the banner on a sub-page leads to the top of /business', async ({ page }) => {
