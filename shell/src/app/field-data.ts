@@ -140,10 +140,7 @@ export function startFieldData() {
     const reason = event.reason as { message?: unknown; stack?: string } | undefined;
     recordError(String(reason?.message ?? reason), reason?.stack);
   });
-  const onHidden = () => {
-    if (document.visibilityState === 'hidden') flush();
-  };
-  addEventListener('visibilitychange', onHidden);
+  addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
   addEventListener('pagehide', flush);
 }
 
