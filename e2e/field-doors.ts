@@ -1,6 +1,7 @@
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fieldDataPath } from '@gift/contracts/field-data';
 import { signatureHeader, signatureProblem } from '@gift/contracts/webhooks';
 import { startServer } from './release-commands.ts';
 
@@ -117,7 +118,7 @@ export async function beaconedView(
   if (!page.ok) throw new Error(`${path}: ${page.status}`);
   const ticket = page.headers.getSetCookie().find((line) => line.startsWith(`rum_${report.remote}=`));
   if (!ticket) throw new Error(`${path} came without a view ticket of ${report.remote}`);
-  const beacon = await fetch(`${door}/api/rum`, {
+  const beacon = await fetch(`${door}${fieldDataPath}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: `cohort=${cohort}; ${ticket.split(';')[0]}` },
     body: JSON.stringify({

@@ -31,9 +31,9 @@ function packageOf(/** @type {string} */ file) {
 }
 
 /** Where the bundles of `entry` live: `<package>/dist/cli/<entry's folder>-<entry's name>/`. */
-function homeOf(/** @type {string} */ entry) {
+function homeOf(/** @type {string} */ entry, root = packageOf(entry)) {
   const name = `${basename(dirname(entry))}-${basename(entry, extname(entry))}`;
-  return join(packageOf(entry), 'dist', 'cli', name);
+  return join(root, 'dist', 'cli', name);
 }
 
 /**
@@ -113,7 +113,8 @@ function plugins(outdir) {
  */
 export async function buildCli(/** @type {string} */ entry) {
   const { build } = await import('esbuild');
-  const home = homeOf(entry);
+  const root = packageOf(entry);
+  const home = homeOf(entry, root);
   const dir = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const outdir = join(home, dir);
   const builtAt = Date.now();
@@ -128,11 +129,11 @@ export async function buildCli(/** @type {string} */ entry) {
     target: 'node20',
     metafile: true,
     logLevel: 'error',
-    absWorkingDir: packageOf(entry),
+    absWorkingDir: root,
     plugins: plugins(outdir),
   });
   const inputs = Object.keys(result.metafile.inputs).map((input) =>
-    relative(home, join(packageOf(entry), input.replace(/^[a-z-]+:/, ''))),
+    relative(home, join(root, input.replace(/^[a-z-]+:/, ''))),
   );
   mkdirSync(home, { recursive: true });
   const pointer = join(home, `current.${dir}.json`);

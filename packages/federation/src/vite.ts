@@ -170,6 +170,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
       const input = Object.fromEntries(Object.entries(exposes).map(([key, file]) => [key.replace(/^\.\//, ''), file]));
       return ssrConfig(input, remoteServedAt(name), releaseOutDir && join(releaseOutDir, 'ssr'));
     }
+    const ports = devPorts(process.env);
     return {
       base: './',
       plugins: [
@@ -197,11 +198,11 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
       ],
       resolve: { conditions: resolveConditions, alias: productionRouter(command) },
       server: {
-        port: devPorts(process.env).remote(name),
+        port: ports.remote(name),
         strictPort: true,
-        origin: `http://localhost:${devPorts(process.env).remote(name)}`,
+        origin: `http://localhost:${ports.remote(name)}`,
         // Standalone development talks to the API service (`pnpm --filter api dev`, or `pnpm dev`'s).
-        proxy: { '/api': `http://127.0.0.1:${devPorts(process.env).api}` },
+        proxy: { '/api': `http://127.0.0.1:${ports.api}` },
       },
       // The standalone entry is no file on disk: the dev server's dependency scan starts from the pages.
       optimizeDeps: { entries: ['src/pages/*.tsx'] },
