@@ -76,12 +76,12 @@ test('--force --reason skips the checks, and pnpm releases shows every verdict a
   const who = process.env.USER ?? 'root';
   expect(list).toMatch(
     new RegExp(
-      `^\\* ${broken}  forced: legal text due today \\(${who}, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)  \\(live\\)$`,
+      `^\\* ${broken}  refused: .*  \\(live\\)\\n {4,}forced: legal text due today \\(${who}, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)$`,
       'm',
     ),
   );
-  // A version shows its last verdict (refused, then forced: forced); refusals of every kind are listed in
-  // promote-refusals.spec.ts.
+  // A version shows every verdict, oldest first (refused, then forced), the markers on its first line; refusals of
+  // every kind are listed in promote-refusals.spec.ts.
   expect(list).toMatch(/^ {2}\S+ {2}passed \(checks [\d.]+ s; /m);
   expect(list).toMatch(/^ {2}\S+ {2}forced: first deployment /m);
   // Without a remote: every remote, each under its name.

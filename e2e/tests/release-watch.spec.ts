@@ -87,7 +87,7 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
     new RegExp(
-      `${broken}\\s+forced: the watch journey .*; rolled back by the release watch: worse .*: errors \\d+\\.\\d% of \\d+ views erred \\(\\d+, from \\d+ networks\\)`,
+      `${broken}\\s+forced: the watch journey .*\\n\\s+rolled back by the release watch: worse .*: errors \\d+\\.\\d% of \\d+ views erred \\(\\d+, from \\d+ networks\\)`,
     ),
   );
   expect(printed).toMatch(new RegExp(`\\* ${previous} .*\\(live\\)`));

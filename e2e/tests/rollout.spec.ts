@@ -91,6 +91,10 @@ test('two cohorts see two versions of /privacy, each on reload and client-side n
   await succeeds(['promote', 'legal', renamed, '--stages', '5,25,100', '--stage-minutes', '60']);
   expect(rollout()).toMatchObject({ version: renamed, stage: 0 });
   expect(liveLegal()).toBe(current);
+  // The list marks both: the live version for the others, and the canary with its share.
+  const list = await succeeds(['releases', 'legal']);
+  expect(list).toMatch(new RegExp(`^\\* ${current}  .*  \\(live\\)$`, 'm'));
+  expect(list).toMatch(new RegExp(`^~ ${renamed}  .*  \\(canary: 5% of visitors\\)$`, 'm'));
 
   const inCanary = await (await visitor(browser, 2)).newPage();
   const inCurrent = await (await visitor(browser, 70)).newPage();
@@ -208,7 +212,7 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
   expect(liveLegal()).toBe(current);
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
-    new RegExp(`${broken}\\s+forced: .*; rollout aborted at 5% by the release watch: worse .*: errors`),
+    new RegExp(`${broken}\\s+forced: .*\\n\\s+rollout aborted at 5% by the release watch: worse .*: errors`),
   );
   await expect.poll(() => receiver!.received.map(({ event }) => event.type)).toContain('rollout.aborted');
   const aborted = receiver!.received.find(({ event }) => event.type === 'rollout.aborted')!;

@@ -48,6 +48,9 @@ function table(header: string[], rows: string[][]): string {
 }
 
 /** The table the teams read: a row per remote, version and route. */
+/** A remote as the team names it, by its folder (`share-location`), in every line the command prints. */
+const folderOf = (remote: string) => remote.replace(/_/g, '-');
+
 export function figuresTable(figures: FieldFigures[]): string {
   const rows = [...figures]
     .sort(
@@ -55,7 +58,7 @@ export function figuresTable(figures: FieldFigures[]): string {
         a.remote.localeCompare(b.remote) || a.version.localeCompare(b.version) || a.route.localeCompare(b.route),
     )
     .map((row) => [
-      row.remote,
+      folderOf(row.remote),
       row.version,
       row.route,
       String(row.views),
@@ -78,7 +81,7 @@ export function deviceTable(figures: FieldFigures[]): string {
         (a.device ?? '').localeCompare(b.device ?? ''),
     )
     .map((row) => [
-      row.remote,
+      folderOf(row.remote),
       row.route,
       row.device ?? '-',
       String(row.views),
@@ -141,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
       }
       for (const error of errors) {
         console.log(
-          `${String(error.count).padStart(6)}  ${error.remote}  ${printable(error.message)}\n` +
+          `${String(error.count).padStart(6)}  ${folderOf(error.remote)}  ${printable(error.message)}\n` +
             `        first in ${error.firstVersion} at ${error.firstSeen}${error.frame ? `, ${printable(/^at /.test(error.frame) ? error.frame : `at ${error.frame}`)}` : ''}` +
             (error.versions.size > 1
               ? `; also in ${[...error.versions].filter((v) => v !== error.firstVersion).join(', ')}`
@@ -192,7 +195,7 @@ async function main(argv: string[]): Promise<number> {
         reports: true,
       });
       const waiting = waitingFor(counted, config.releaseWatch);
-      console.log(`  ${remoteName} ${printable(version)}: ${countsLine(counted)}${waiting ? `; ${waiting}` : ''}`);
+      console.log(`  ${folderOf(remoteName)} ${printable(version)}: ${countsLine(counted)}${waiting ? `; ${waiting}` : ''}`);
     }
     const used = await data.rawBytes();
     console.log(

@@ -69,34 +69,40 @@ export function recordsOf(manifestFile: string, remote: RemoteName): ReleaseReco
 
 const when = (record: ReleaseRecord) => `${record.who}, ${record.at.slice(0, 16).replace('T', ' ')} UTC`;
 
-/** A version's verdict in words: the latest check or force, or that it was never checked. */
-export function verdictOf(records: ReleaseRecord[], version: string): string {
+const at = (record: ReleaseRecord) => `${record.at.slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A version's story in words, oldest first: every check or force (each with its own time), every rollback and every
+ * abort with its reason and time, whatever happened to the version after; or that it was never checked.
+ */
+export function historyOf(records: ReleaseRecord[], version: string): string[] {
   const mine = records.filter((record) => record.version === version);
-  const verdict = mine.findLast((record) => ['passed', 'refused', 'forced'].includes(record.event));
-  if (!verdict) {
-    const published = mine.find((record) => record.event === 'published');
-    return published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)';
-  }
-  const rolledBack = mine.findLast((record) => record.event === 'rolled-back' || record.event === 'rollout-aborted');
-  const then =
-    rolledBack && rolledBack.at >= verdict.at
-      ? rolledBack.event === 'rolled-back'
-        ? `; rolled back by the release watch: ${rolledBack.why} (${rolledBack.at.slice(0, 16).replace('T', ' ')} UTC)`
-        : rolledBack.event === 'rollout-aborted'
-          ? `; rollout aborted at ${rolledBack.share}% by ${rolledBack.by === 'watch' ? 'the release watch' : rolledBack.who}: ${rolledBack.why} (${rolledBack.at.slice(0, 16).replace('T', ' ')} UTC)`
-          : ''
-      : '';
-  switch (verdict.event) {
-    case 'passed':
-      return `passed (checks ${verdict.seconds.toFixed(1)} s; ${when(verdict)})${then}`;
-    case 'refused':
-      return `refused: ${verdict.why} (${when(verdict)})`;
-    case 'forced':
-      return `forced: ${verdict.reason} (${when(verdict)})${then}`;
-    default:
-      return '';
-  }
+  const story = mine.flatMap((record) => {
+    switch (record.event) {
+      case 'passed':
+        return [`passed (checks ${record.seconds.toFixed(1)} s; ${when(record)})`];
+      case 'refused':
+        return [`refused: ${record.why} (${when(record)})`];
+      case 'forced':
+        return [`forced: ${record.reason} (${when(record)})`];
+      case 'rolled-back':
+        return [`rolled back by the release watch: ${record.why} (${at(record)})`];
+      case 'rollout-aborted':
+        return [
+          `rollout aborted at ${record.share}% by ${record.by === 'watch' ? 'the release watch' : record.who}: ` +
+            `${record.why} (${at(record)})`,
+        ];
+      default:
+        return [];
+    }
+  });
+  if (story.length) return story;
+  const published = mine.find((record) => record.event === 'published');
+  return [published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)'];
 }
+
+/** A version's story on one line, as a refusal quotes it. */
+export const verdictOf = (records: ReleaseRecord[], version: string) => historyOf(records, version).join('; ');
 
 /**
  * Whether a version may go live again: its latest verdict is a pass or a forced promote (or it has no verdict but was

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from 'api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { release, rollback } from '../releases/release.ts';
+import { promote, release, releases, rollback } from '../releases/release.ts';
 import { deployedLegal } from '../watch/test-deployment.ts';
 import { mayGoLiveAgain, recordsOf } from './records.ts';
 import { stepRollout } from './rollout-steps.ts';
@@ -44,12 +44,26 @@ describe('the steps of a rollout', () => {
 
   it('aborts by hand: every visitor back on the current version, which the version may go live again after', async () => {
     const { settings, first, second, rollout, live } = await rolledOut();
+    expect((await releases(settings, 'legal')).map(({ live, canary }) => ({ live, canary }))).toEqual([
+      { live: true, canary: undefined },
+      { live: false, canary: 5 },
+    ]);
     expect(await stepRollout(settings, 'legal', 'abort', { why: 'wrong copy' })).toMatchObject({ done: 'aborted' });
     expect(await rollout()).toBeUndefined();
     expect(live()).toBe(`/remotes/legal/${first}/remoteEntry.js`);
     const records = recordsOf(settings.manifestFile, 'legal');
     expect(records.at(-1)).toMatchObject({ event: 'rollout-aborted', why: 'wrong copy', by: 'operator', share: 5 });
     expect(mayGoLiveAgain(records, second)).toBe(true);
+
+    // Promoted later, checks and all: the list still tells of the abort, who made it, why and when.
+    await promote(settings, 'legal', second, unchecked);
+    const { history, live: isLive } = (await releases(settings, 'legal'))[1]!;
+    expect(isLive).toBe(true);
+    expect(history).toEqual([
+      expect.stringMatching(/^forced: unit test \(/),
+      expect.stringMatching(/^rollout aborted at 5% by \S+: wrong copy \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/),
+      expect.stringMatching(/^forced: unit test \(/),
+    ]);
   });
 
   it('refuses a new release, a promote or a rollback of the remote while its rollout is under way', async () => {

@@ -77,7 +77,7 @@ async function settings(): Promise<ReleaseSettings> {
 
 function printSwitch(change: Switch & { rollout?: Rollout }) {
   if (change.rollout) return printRolloutStart(change.rollout, change);
-  console.log(`${change.remote}: ${printable(change.from ?? '(none)')} -> ${printable(change.to)}`);
+  console.log(`${remotes[change.remote].folder}: ${printable(change.from ?? '(none)')} -> ${printable(change.to)}`);
   console.log(`  manifest: ${change.entry}`);
   console.log(`  ${change.changes}`);
   if (change.missing.length) {
@@ -216,14 +216,22 @@ async function previewLink(remoteName: string | undefined, version: string | und
   );
 }
 
-/** `pnpm releases <remote>`: a heading line, then every version, oldest first, the live one starred. */
+/**
+ * `pnpm releases <remote>`: a heading line, then every version, oldest first, the live one starred and the canary
+ * marked, each with its story: every check, rollback and abort, one a line.
+ */
 async function printReleases(remote: RemoteName) {
   const list = await releases(await settings(), remote);
   console.log(`${remotes[remote].folder}:${list.length === 0 ? ' no released version' : ''}`);
   for (const entry of list) {
     // A verdict quotes reasons and a page's console as they were given: shown on one line, escape codes made visible.
-    const verdict = printable(entry.verdict);
-    console.log(`${entry.live ? '*' : ' '} ${printable(entry.version)}  ${verdict}${entry.live ? '  (live)' : ''}`);
+    const [first, ...later] = entry.history.map((line) => printable(line));
+    const mark = entry.live ? '  (live)' : entry.canary !== undefined ? `  (canary: ${entry.canary}% of visitors)` : '';
+    console.log(
+      `${entry.live ? '*' : entry.canary !== undefined ? '~' : ' '} ${printable(entry.version)}  ${first}${mark}`,
+    );
+    const indent = ' '.repeat(printable(entry.version).length + 4);
+    for (const line of later) console.log(`${indent}${line}`);
   }
   const records = await ledgerOf(await settings()).records(remote);
   const history = switchesOf(records).slice(0, recentSwitches);

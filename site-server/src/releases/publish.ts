@@ -152,7 +152,7 @@ export async function publishBuild(
       .digest('hex');
     const version = `${stamp}-${fingerprint.slice(0, 8)}`;
     if (existsSync(join(dir, version))) {
-      throw new ReleaseError(`Version ${version} of ${remote} exists already; nothing was changed.`);
+      throw new ReleaseError(`Version ${version} of ${remotes[remote].folder} exists already; nothing was changed.`);
     }
     renameSync(incoming, join(dir, version));
     await ledgerOf(settings).published(remote, version, files);

@@ -6,7 +6,14 @@ import type { CheckReport } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
 import { ReleaseError } from '../ledger/ledger.ts';
 import { ledgerOf, oneReleaseAtATime, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
-import { mayGoLiveAgain, operator, verdictOf, versionLiveBefore, type ReleaseEvent } from '../ledger/records.ts';
+import {
+  historyOf,
+  mayGoLiveAgain,
+  operator,
+  verdictOf,
+  versionLiveBefore,
+  type ReleaseEvent,
+} from '../ledger/records.ts';
 import { shareOf, type Rollout } from '../ledger/rollouts.ts';
 import { versionEntryUrl } from '../ledger/versions.ts';
 
@@ -33,7 +40,7 @@ export async function requirePublished(settings: ReleaseSettings, remote: Remote
   const versions = await versionsOf(settings, remote);
   if (!versions.includes(version)) {
     throw new ReleaseError(
-      `${remote} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
+      `${remotes[remote].folder} has no version ${version}. ${versions.length ? `Its versions: ${versions.join(', ')}.` : 'It has none.'}`,
     );
   }
   return versions;
@@ -271,13 +278,13 @@ export async function rollback(
     const target = version ?? versionLiveBefore(records, live);
     if (!target) {
       throw new ReleaseError(
-        `${remote} has no version that was live before ${live ?? 'now'} and may go live again ` +
+        `${remotes[remote].folder} has no version that was live before ${live ?? 'now'} and may go live again ` +
           `(refused, unchecked and rolled-back versions are passed over): name one with --force --reason.`,
       );
     }
     if (!options.force && !mayGoLiveAgain(records, target)) {
       throw new ReleaseError(
-        `${remote} ${target} may not go live: ${verdictOf(records, target)}. ` +
+        `${remotes[remote].folder} ${target} may not go live: ${verdictOf(records, target)}. ` +
           `Give --force --reason "<why>" to switch to it anyway.`,
       );
     }
@@ -296,9 +303,13 @@ export async function releases(settings: ReleaseSettings, remote: RemoteName) {
   const ledger = ledgerOf(settings);
   const live = await ledger.liveVersion(remote);
   const records = await ledger.records(remote);
+  const rollout = (await ledger.rollouts())[remote];
   return (await ledger.versions(remote)).map((version) => ({
     version,
     live: version === live,
+    /** The share of visitors it serves as a rollout's canary. */
+    canary: rollout?.version === version ? shareOf(rollout) : undefined,
     verdict: verdictOf(records, version),
+    history: historyOf(records, version),
   }));
 }
