@@ -195,7 +195,9 @@ async function main(argv: string[]): Promise<number> {
         reports: true,
       });
       const waiting = waitingFor(counted, config.releaseWatch);
-      console.log(`  ${folderOf(remoteName)} ${printable(version)}: ${countsLine(counted)}${waiting ? `; ${waiting}` : ''}`);
+      console.log(
+        `  ${folderOf(remoteName)} ${printable(version)}: ${countsLine(counted)}${waiting ? `; ${waiting}` : ''}`,
+      );
     }
     const used = await data.rawBytes();
     console.log(

@@ -62,7 +62,9 @@ export async function oneReleaseAtATime<T>(
       return lock(120);
     })
     .catch((error: unknown) => {
-      throw new ReleaseError(`Another release of ${remotes[remote].folder} is still under way: ${(error as Error).message}`);
+      throw new ReleaseError(
+        `Another release of ${remotes[remote].folder} is still under way: ${(error as Error).message}`,
+      );
     });
   try {
     return await work();
