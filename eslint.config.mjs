@@ -67,13 +67,14 @@ const boundaries = [
     ],
   ),
   // The site server: the release tool and the serving side meet only at the ledger (src/ledger/); the checks start a
-  // site through the named entry (src/site.ts). Tests may exercise both sides together.
+  // site through the named entry (src/site.ts); a preview link checks the site's address as the server does, from its
+  // own module (site.ts would load the whole server). Tests may exercise both sides together.
   restrict(
     ['site-server/src/releases/**/*.ts'],
     [
       parts(
-        servingParts,
-        'The release tool reaches the site server only through the ledger (../ledger/) and ../site.ts.',
+        servingParts.map((part) => (part === 'http' ? 'http(?!/site-origin\\.ts$)' : part)),
+        'The release tool reaches the site server only through the ledger (../ledger/), ../site.ts and ../http/site-origin.ts.',
       ),
     ],
     tests,

@@ -26,7 +26,7 @@ async function main() {
   const postgres = await postgresServer();
   if (!postgres) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
   const databaseUrl = await postgresDatabaseUrl(postgres.url);
-  const db = openDatabase({ databaseUrl, dataDir: '' });
+  const db = await openDatabase({ databaseUrl, dataDir: '' });
   // A slow mail server, so that a worker is mid-batch when its instance is killed.
   const smtp = await startSmtpSink({ delayMs: 30 });
   const { received } = smtp;

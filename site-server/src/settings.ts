@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readConfig } from 'api';
+import { readConfig } from 'api/commands';
 import { siteRoleOf } from './previews/overrides.ts';
 import { defaultSiteHosts } from './http/site-origin.ts';
 

@@ -62,7 +62,13 @@ function isFresh(/** @type {string} */ home, /** @type {Current} */ current) {
 }
 
 /**
- * esbuild's plugins: packages from node_modules stay outside the bundle, imported by their path from the bundle's
+ * Packages inlined in the bundles all the same: plain JavaScript whose load is mostly its module graph. Kysely is 262
+ * ES modules: 0.35 s of a 1 s `pnpm releases` here, resolved one by one, against a few milliseconds inlined.
+ */
+const inlined = new Set(['kysely']);
+
+/**
+ * esbuild's plugins: packages from node_modules (but the `inlined`) stay outside the bundle, imported by their path from the bundle's
  * folder (a package may be another workspace package's dependency, which this package's node_modules does not
  * list); the workspace's sources keep `import.meta.url` as their own file's address (they find files beside them:
  * a hook, a process to fork, the workspace's root).
@@ -85,6 +91,7 @@ function plugins(outdir) {
           if (resolved.errors.length) return { errors: resolved.errors };
           if (resolved.external) return { path: args.path, external: true };
           if (!resolved.path.includes(`${sep}node_modules${sep}`)) return { path: resolved.path };
+          if (inlined.has(args.path.split('/')[0])) return { path: resolved.path };
           return { path: importPath(outdir, resolved.path), external: true };
         });
       },

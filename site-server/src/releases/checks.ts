@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { printable } from 'api';
+import { printable } from 'api/commands';
 import { examplePath, pageRoutes, routesOf, type PageRoute } from '@gift/content';
 import { remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { chromiumArgs, chromiumPath } from './chromium.ts';

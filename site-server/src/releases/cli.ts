@@ -2,11 +2,21 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { countsLine, judgeRelease, judgeRollout, openMigratedDatabase, printable, readConfig, type Db } from 'api';
+import {
+  countsLine,
+  judgeRelease,
+  judgeRollout,
+  openMigratedDatabase,
+  printable,
+  readConfig,
+  type Db,
+} from 'api/commands';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import { postgresLedger } from '../ledger/ledger.ts';
 import { switchesOf, watchedRelease, type ReleaseRecord } from '../ledger/records.ts';
 import { ledgerOf } from '../ledger/switches.ts';
+// The site's own check of PUBLIC_SITE_URL, from its own module: the server's modules stay unloaded.
+import { siteOrigin } from '../http/site-origin.ts';
 import { maxPreviewHours, previewPath, signPreview } from '../ledger/preview-links.ts';
 import {
   defaultStageMinutes,
@@ -204,8 +214,6 @@ async function previewLink(remoteName: string | undefined, version: string | und
   if (!(hours > 0 && hours <= maxPreviewHours)) {
     throw new ReleaseError(`--hours takes a number above 0 and at most ${maxPreviewHours}, got "${hoursText}".`);
   }
-  // The site's own check of PUBLIC_SITE_URL, loaded here alone: the other commands start without the server's modules.
-  const { siteOrigin } = await import('../site.ts');
   const site = siteOrigin(process.env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4173}`);
   const expires = Date.now() + hours * 3_600_000;
   const token = signPreview({ remote, version, expires }, secret);

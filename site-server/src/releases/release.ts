@@ -1,6 +1,6 @@
 // releases/: the release tool teams run: publish, check, promote, roll back, list; it meets the server at ledger/.
 import { join } from 'node:path';
-import { printable } from 'api';
+import { printable } from 'api/commands';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import type { CheckReport } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';

@@ -1,5 +1,5 @@
-import type { Decision, VersionFigures } from 'api';
-import { countsLine } from 'api';
+import type { Decision, VersionFigures } from 'api/commands';
+import { countsLine } from 'api/commands';
 import { remotes } from '@gift/federation';
 import { shareOf, stageElapsedMs, stageIsDue, type Rollout } from '../ledger/rollouts.ts';
 

@@ -1,4 +1,4 @@
-import { fieldDataRetention, type KnownVersion } from 'api';
+import { fieldDataRetention, type KnownVersion } from 'api/commands';
 import { isRemoteName, remotes, type RemotesManifest } from '@gift/federation';
 import { isPublished, liveVersionsOf, publishedAt } from '../ledger/versions.ts';
 import type { Splits } from '../ledger/rollouts.ts';

@@ -1,6 +1,6 @@
 // watch/: the release watch: a promoted version that made things worse in the field is rolled back, at the ledger.
 import type { FastifyBaseLogger } from 'fastify';
-import { defaultRule, judgeRelease, queueRollbackWebhook, type DecisionRule, type Db } from 'api';
+import { defaultRule, judgeRelease, queueRollbackWebhook, type DecisionRule, type Db } from 'api/commands';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, watchRollback, type ReleaseSettings } from '../ledger/switches.ts';
 import { watchedRelease } from '../ledger/records.ts';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type DecisionRule, type Db } from 'api';
+import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type DecisionRule, type Db } from 'api/commands';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, type ReleaseSettings } from '../ledger/switches.ts';
 import { stepRollout, type RolloutStep } from '../ledger/rollout-steps.ts';
