@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,9 @@ const stale = apps.filter((app) => {
 if (stale.length === 0) {
   console.log('Every app is built and up to date.');
 } else {
-  console.log(`Building: ${stale.map((app) => app.folder).join(', ')}`);
-  const filters = stale.flatMap((app) => ['--filter', `./${app.folder}`]);
-  execFileSync('pnpm', ['-r', '--workspace-concurrency=2', ...filters, 'build'], { cwd: root, stdio: 'inherit' });
+  const verbose = process.argv.includes('--verbose') ? ['--verbose'] : [];
+  const quietBuild = join(root, 'packages', 'cli-runner', 'bin', 'quiet-build.mjs');
+  const folders = stale.map((app) => app.folder);
+  const built = spawnSync(process.execPath, [quietBuild, ...folders, ...verbose], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
 }

@@ -44,7 +44,7 @@ import {
 /**
  * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
  * REMOTES_BASE_URL):
- *   pnpm release <remote> [--candidate] [--prebuilt | --from <dir>] [--force --reason "<why>"] [--allow-heavier]
+ *   pnpm release <remote> [--candidate] [--prebuilt | --from <dir>] [--force --reason "<why>"] [--allow-heavier] [--verbose]
  *                [--stages 5,25,100 [--stage-minutes 10]]
  *   pnpm release --all [--prebuilt] [--force --reason "<why>"]   every remote, one after the other (a rehearsal)
  *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier] [--stages ... [--stage-minutes ...]]
@@ -189,6 +189,7 @@ const options = {
   'allow-heavier': { type: 'boolean' },
   hours: { type: 'string' },
   all: { type: 'boolean' },
+  verbose: { type: 'boolean' },
 } as const;
 
 /** `--force` and `--reason` go together: a release that skips the checks says why. */
@@ -314,7 +315,7 @@ async function main(args: string[]) {
   const remote = remoteNamed(name);
   if (command === 'release') {
     if (values.prebuilt && values.from) throw new ReleaseError('Give --prebuilt or --from, not both.');
-    const publish = { prebuilt: values.prebuilt, from: values.from && path(values.from), log };
+    const publish = { prebuilt: values.prebuilt, from: values.from && path(values.from), verbose: values.verbose, log };
     if (values.candidate && values.stages !== undefined) {
       throw new ReleaseError('A candidate goes live with pnpm promote, which takes --stages: not both here.');
     }

@@ -69,20 +69,38 @@ export function comparedBuilds(oldDir: string | undefined, newDir: string): stri
 
 /**
  * Builds a remote alone, with its own package's `build` script, into `outDir` rather than its `dist` (so a release
- * never disturbs the workspace's build); throws when the build fails.
+ * never disturbs the workspace's build); throws when the build fails. Quiet: one line with its time and size, Vite's
+ * own output only when it fails or with `verbose`.
  */
-export function buildRemote(root: string, remote: RemoteName, outDir: string) {
+export function buildRemote(
+  root: string,
+  remote: RemoteName,
+  outDir: string,
+  { verbose = false, log = (line: string) => console.log(line) } = {},
+) {
   const folder = remotes[remote].folder;
+  const started = performance.now();
+  log(`Building ${folder}${verbose ? '' : ' (--verbose for its build\u2019s own output)'}...`);
   const result = spawnSync('npm', ['run', '--silent', 'build'], {
     cwd: join(root, folder),
-    stdio: 'inherit',
+    stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, RELEASE_OUT_DIR: outDir },
   });
   if (result.status !== 0) {
+    if (!verbose)
+      process.stderr.write(Buffer.concat([result.stdout ?? Buffer.alloc(0), result.stderr ?? Buffer.alloc(0)]));
     throw new ReleaseError(
       `The ${folder} build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}): nothing was published.`,
     );
   }
+  const bytes = readdirSync(outDir, { recursive: true, encoding: 'utf8' })
+    .map((path) => statSync(join(outDir, path)))
+    .reduce((total, stat) => total + (stat.isFile() ? stat.size : 0), 0);
+  log(
+    `  built ${folder} in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
+      `${Math.round(bytes / 1024).toLocaleString('en-US')} KiB`,
+  );
 }
 
 export interface PublishOptions {
@@ -91,6 +109,9 @@ export interface PublishOptions {
   /** Publish this folder, a build of the remote made elsewhere (a CI job's artefact), as it is. */
   from?: string;
   now?: Date;
+  /** Print the build's own output (Vite's) as it comes. */
+  verbose?: boolean;
+  log?: (line: string) => void;
 }
 
 /**
@@ -124,7 +145,7 @@ export function requirePlainBuild(dir: string, shownAs: string) {
 export async function publishBuild(
   settings: ReleaseSettings,
   remote: RemoteName,
-  { prebuilt = false, from, now = new Date() }: PublishOptions = {},
+  { prebuilt = false, from, now = new Date(), verbose, log }: PublishOptions = {},
 ) {
   const dir = versionsDir(settings, remote);
   mkdirSync(dir, { recursive: true });
@@ -140,7 +161,7 @@ export async function publishBuild(
       requirePlainBuild(copyFrom, relative(settings.root, copyFrom) || copyFrom);
       cpSync(copyFrom, incoming, { recursive: true });
     } else {
-      buildRemote(settings.root, remote, incoming);
+      buildRemote(settings.root, remote, incoming, { verbose, log });
       requirePlainBuild(incoming, `the build of ${remotes[remote].folder}`);
     }
     // Every file hashed once: for the integrity the pages name, and for what the release records.
