@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -287,4 +287,42 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(new RegExp(`rollout\\s+-> ${renamed}`));
   await Promise.all([context.close(), late.context().close()]);
+});
+
+test('pnpm rehearse-rollout brings a local rollout visitors from many networks: the watch aborts a canary that errs', async () => {
+  test.setTimeout(promoteTimeout(1, 90_000));
+  const erring = await candidate(() => undefined);
+  await succeeds([
+    'promote',
+    'legal',
+    erring,
+    '--stages',
+    '5,25,100',
+    '--stage-minutes',
+    '60',
+    '--force',
+    '--reason',
+    'rehearsal',
+  ]);
+  expect(rollout()).toMatchObject({ version: erring, stage: 0 });
+  const rehearsal = spawnSync(
+    process.execPath,
+    ['bin/rehearse-rollout.mjs', 'legal', '--site', site, '--views', '300', '--canary-errors', '40'],
+    {
+      cwd: fileURLToPath(new URL('../../site-server/', import.meta.url)),
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    },
+  );
+  expect(rehearsal.status, rehearsal.stderr).toBe(0);
+  expect(rehearsal.stdout).toMatch(
+    new RegExp(
+      `^300 views of /privacy from 300 networks: \\d+ of ${erring} \\(canary\\), \\d+ of \\S+ \\(live\\); the canary's views erred at 40%`,
+    ),
+  );
+  await expect.poll(rollout, { timeout: 30_000 }).toBeUndefined();
+  const { printed } = await releaseCommand(['releases', 'legal'], env);
+  expect(printed).toMatch(
+    new RegExp(`${erring}\\s+forced: rehearsal .*\\n\\s+rollout aborted at 5% by the release watch: worse .*: errors`),
+  );
 });
