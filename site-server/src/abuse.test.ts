@@ -104,7 +104,6 @@ describe('the site server under abuse', () => {
   });
 
   it('cuts off a body that trickles in, while other clients are served at once', async () => {
-    const started = Date.now();
     const slow = new Promise<string>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       let answer = '';
@@ -117,12 +116,10 @@ describe('the site server under abuse', () => {
       const drip = setInterval(() => (socket.writable ? socket.write('{') : clearInterval(drip)), 200);
       socket.on('close', () => clearInterval(drip));
     });
-    const meanwhile = await validRequest();
-    expect(meanwhile.status).toBe(202);
-    expect(Date.now() - started).toBeLessThan(900);
-    const answer = await slow;
-    expect(statusOf(answer)).toBe(408);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Served while the trickle is still held open (it ends at the request timeout, 1 s here): no wait behind it.
+    const first = await Promise.race([validRequest(), slow.then(() => 'the trickle ended first')]);
+    expect(first).toMatchObject({ status: 202 });
+    expect(statusOf(await slow)).toBe(408);
   });
 
   it('keeps answering while hundreds of connections sit idle or half-open', async () => {

@@ -105,10 +105,9 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
   it('switches as soon as a promote commits, from the notification alone', async () => {
     const { following } = follow();
     await following.ready();
-    const started = Date.now();
+    // The heartbeat is a minute here: a switch seen well before it came from the notification.
     await release('20261126.110000000-bbbbbbbb', 'second copy');
-    await until(() => following.status().live.vendor === '20261126.110000000-bbbbbbbb', 1_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    await until(() => following.status().live.vendor === '20261126.110000000-bbbbbbbb', 20_000);
   });
 
   it('reads the table again when its connection comes back, so a switch made meanwhile is not missed', async () => {
@@ -227,12 +226,11 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
       startedAt: now,
       startedBy: 'ops',
     };
-    const started = Date.now();
     await ledger.changeRollout('vendor', (under) => (under ? undefined : rollout), [
       { version: canary, event: { event: 'rollout-started', current, stages: [25, 100], stageMinutes: 10 } },
     ]);
-    await until(() => following.splits().vendor?.share === 25, 1_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // From the notification: the heartbeat is a minute here.
+    await until(() => following.splits().vendor?.share === 25, 20_000);
     expect(following.splits().vendor).toEqual({ version: canary, entry: rollout.entry, share: 25 });
     expect(existsSync(join(cacheDir, 'vendor', canary, 'ssr', 'vendor-page.js'))).toBe(true);
 
