@@ -6,8 +6,8 @@ import { devPorts, remoteNames, remotes } from '@gift/federation';
 
 /**
  * `pnpm dev`: every app's dev server (the shell, each remote), the API and its mail catcher, each from its package's
- * own `dev` script. Their start-up chatter is held back (`--verbose` prints it); once every server answers, the three
- * addresses come last, where they are seen. After that each app's lines are printed as they come, after its name
+ * own `dev` script. Their start-up chatter is held back (`--verbose` prints it); the three addresses come first, and
+ * again last once every server answers, where they are seen. After that each app's lines are printed as they come, after its name
  * (hot updates, errors). A server that stops stops the others, with its output.
  */
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -26,7 +26,10 @@ const addresses = [
   `  Mail  http://127.0.0.1:${ports.mail}  (every email the site sends in development)`,
 ].join('\n');
 
-console.log(`Starting ${apps.length} dev servers${verbose ? '' : ' (--verbose for their start-up output)'}...`);
+console.log(
+  `Starting ${apps.length} dev servers${verbose ? '' : ' (--verbose for their start-up output)'}; once they answer:\n\n` +
+    `${addresses}\n`,
+);
 let ready = false;
 const held = new Map<string, string[]>();
 const children: ChildProcess[] = apps.map(({ folder }) => {
