@@ -91,7 +91,7 @@ function plugins(outdir) {
           if (resolved.errors.length) return { errors: resolved.errors };
           if (resolved.external) return { path: args.path, external: true };
           if (!resolved.path.includes(`${sep}node_modules${sep}`)) return { path: resolved.path };
-          if (inlined.has(args.path.split('/')[0])) return { path: resolved.path };
+          if (inlined.has(args.path.split('/')[0] ?? '')) return { path: resolved.path };
           return { path: importPath(outdir, resolved.path), external: true };
         });
       },

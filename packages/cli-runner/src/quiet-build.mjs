@@ -9,7 +9,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** Bytes under `path` written since `since` (a build may keep older files beside its own, as the commands' do). */
+/**
+ * Bytes under `path` written since `since` (a build may keep older files beside its own, as the commands' do).
+ * @returns {number}
+ */
 function sizeOf(/** @type {string} */ path, /** @type {number} */ since) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
