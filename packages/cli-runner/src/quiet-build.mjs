@@ -23,6 +23,29 @@ function sizeOf(/** @type {string} */ path, /** @type {number} */ since) {
 const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
 const kib = (/** @type {number} */ bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KiB`;
 
+/**
+ * Starts the script `name` of the package in `folder` as `pnpm run` would, without pnpm: through `sh`, with the
+ * package's and the workspace's `node_modules/.bin` on PATH, its output piped; `pnpm build` and `pnpm dev` both.
+ * With `exec` the script must be one command, which then replaces the shell: stopping the child stops it (a server).
+ * @param {string} root
+ * @param {string} folder
+ * @param {string} name
+ */
+export function startPackageScript(root, folder, name, { exec = false } = {}) {
+  const cwd = join(root, folder);
+  /** @type {string} */
+  const script = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')).scripts[name];
+  const PATH = [join(cwd, 'node_modules', '.bin'), join(root, 'node_modules', '.bin'), process.env.PATH].join(
+    delimiter,
+  );
+  const child = spawn('sh', ['-c', exec ? `exec ${script}` : script], {
+    cwd,
+    env: { ...process.env, PATH },
+    stdio: 'pipe',
+  });
+  return { child, script };
+}
+
 /** The workspace's packages (top-level folders and packages/*) that have a `build` script, by folder. */
 export function buildablePackages(/** @type {string} */ root) {
   const folders = [
@@ -66,14 +89,10 @@ export async function buildQuietly(folders, { root, verbose = false, concurrency
 
   async function buildOne(/** @type {string} */ folder) {
     const cwd = join(root, folder);
-    const script = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')).scripts.build;
-    const path = [join(cwd, 'node_modules', '.bin'), join(root, 'node_modules', '.bin'), process.env.PATH].join(
-      delimiter,
-    );
     const begun = Date.now();
     /** @type {Buffer[]} */
     const output = [];
-    const child = spawn('sh', ['-c', script], { cwd, env: { ...process.env, PATH: path }, stdio: 'pipe' });
+    const { child, script } = startPackageScript(root, folder, 'build');
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (/** @type {Buffer} */ chunk) => (verbose ? out.write(chunk) : output.push(chunk)));
     }

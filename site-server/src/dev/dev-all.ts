@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startPackageScript } from '@gift/cli-runner/quiet-build';
 import { devPorts, remoteNames, remotes } from '@gift/federation';
 
 /**
@@ -33,12 +32,7 @@ console.log(
 let ready = false;
 const held = new Map<string, string[]>();
 const children: ChildProcess[] = apps.map(({ folder }) => {
-  const cwd = join(root, folder);
-  const script = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')).scripts.dev as string;
-  const PATH = [join(cwd, 'node_modules', '.bin'), join(root, 'node_modules', '.bin'), process.env.PATH].join(
-    delimiter,
-  );
-  const child = spawn('sh', ['-c', `exec ${script}`], { cwd, env: { ...process.env, PATH }, stdio: 'pipe' });
+  const { child } = startPackageScript(root, folder, 'dev', { exec: true });
   held.set(folder, []);
   for (const stream of [child.stdout, child.stderr]) {
     let partial = '';
