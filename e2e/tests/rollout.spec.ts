@@ -33,6 +33,21 @@ async function succeeds(args: string[]) {
   return printed;
 }
 
+/** Rolls `version` of legal out in stages of 5, 25 and 100% of `stageMinutes` each, its checks skipped for `reason`. */
+const rollOutForced = (version: string, stageMinutes: string, reason: string) =>
+  succeeds([
+    'promote',
+    'legal',
+    version,
+    '--stages',
+    '5,25,100',
+    '--stage-minutes',
+    stageMinutes,
+    '--force',
+    '--reason',
+    reason,
+  ]);
+
 /** Publishes a candidate of legal made from its real build, changed by `change`; resolves with its version. */
 async function candidate(change: (dist: string) => void) {
   const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
@@ -170,18 +185,7 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
     ),
   );
   // Forced: the checks cannot see it (nobody clicks in them); the first journey ran them with --stages.
-  await succeeds([
-    'promote',
-    'legal',
-    broken,
-    '--stages',
-    '5,25,100',
-    '--stage-minutes',
-    '60',
-    '--force',
-    '--reason',
-    'the rollout journey',
-  ]);
+  await rollOutForced(broken, '60', 'the rollout journey');
 
   // The other cohort reads and clicks: nothing breaks for it.
   const calm = await (await visitor(browser, 50)).newPage();
@@ -237,18 +241,7 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
 }) => {
   test.setTimeout(promoteTimeout(1, 150_000));
   const received = receiver!.received.length;
-  await succeeds([
-    'promote',
-    'legal',
-    renamed,
-    '--stages',
-    '5,25,100',
-    '--stage-minutes',
-    '0.25',
-    '--force',
-    '--reason',
-    'again',
-  ]);
+  await rollOutForced(renamed, '0.25', 'again');
   // A canary visitor in Chromium: the page is the canary's, and its own beacon goes as the next page replaces it.
   const context = await visitor(browser, 1);
   const page = await context.newPage();
@@ -292,18 +285,7 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
 test('pnpm rehearse-rollout brings a local rollout visitors from many networks: the watch aborts a canary that errs', async () => {
   test.setTimeout(promoteTimeout(1, 90_000));
   const erring = await candidate(() => undefined);
-  await succeeds([
-    'promote',
-    'legal',
-    erring,
-    '--stages',
-    '5,25,100',
-    '--stage-minutes',
-    '60',
-    '--force',
-    '--reason',
-    'rehearsal',
-  ]);
+  await rollOutForced(erring, '60', 'rehearsal');
   expect(rollout()).toMatchObject({ version: erring, stage: 0 });
   const rehearsal = spawnSync(
     process.execPath,
