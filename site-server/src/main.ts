@@ -24,6 +24,7 @@ const app = await createSiteServer({
           cache: settings.fromCdn
             ? buildCache({ dir: remotesDir!, baseUrl: remotesBaseUrl!, ...settings.cache, log })
             : undefined,
+          remotesDir,
         }))
     : undefined,
   logger: loggerOptions(settings.logLevel),

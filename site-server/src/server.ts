@@ -88,7 +88,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   logEachRequest(app);
 
   await app.register(compress, answerCompression);
-  addSecurityHeaders(app, options.remoteOrigins ?? []);
+  addSecurityHeaders(app, options.remoteOrigins ?? [], options.trustProxy ?? false);
 
   // The site's own errors (the API answers its own): a 5xx is a page with a reference, never the error's words.
   app.setErrorHandler((error: FastifyError, request, reply) => {

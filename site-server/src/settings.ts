@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { readConfig } from 'api/commands';
 import { siteRoleOf } from './previews/overrides.ts';
 import { defaultSiteHosts } from './http/site-origin.ts';
+import { buildLimits, megabytes } from './ledger/build-limits.ts';
 
 /** The site server's settings, read from its environment once at start; a wrong value stops it with a clear message. */
 
@@ -10,14 +11,6 @@ const list = (value: string | undefined) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-
-/** Bytes from a whole number of megabytes above 0, or the default's; anything else stops the server with a clear message. */
-function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number) {
-  const value = env[name];
-  if (value !== undefined && value !== '' && !/^[1-9]\d*$/.test(value))
-    throw new Error(`${name} must be a whole number of megabytes above 0, not "${value}".`);
-  return (value ? Number(value) : fallback) * 1024 * 1024;
-}
 
 /** A whole number of minutes, 0 or more, or the default; anything else stops the server with a clear message. */
 function minutes(env: NodeJS.ProcessEnv, name: string, fallback: number) {
@@ -55,8 +48,7 @@ export function siteSettings(env: NodeJS.ProcessEnv, root: string) {
     remotesBaseUrl: REMOTES_BASE_URL,
     cache: {
       maxBytes: megabytes(env, 'REMOTES_CACHE_MB', 200),
-      maxFileBytes: megabytes(env, 'REMOTES_FETCH_MAX_FILE_MB', 16),
-      maxVersionBytes: megabytes(env, 'REMOTES_FETCH_MAX_VERSION_MB', 64),
+      ...buildLimits(env),
     },
     remoteOrigins: list(env.REMOTE_ORIGINS),
     siteUrl: env.PUBLIC_SITE_URL,

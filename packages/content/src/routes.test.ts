@@ -21,6 +21,17 @@ describe('matchRoute, the one rule for which page an address shows', () => {
     }
   });
 
+  it('leaves a file-like address under the share-location pattern to the not-found page', () => {
+    for (const path of [
+      '/share-location/app.js',
+      '/share-location/x/style.css',
+      '/share-location/a.map',
+      '/share-location/%2e',
+    ]) {
+      expect(matchRoute(path), path).toBeUndefined();
+    }
+  });
+
   it('sends other spellings of a page to its address, keeping a share link’s token as written', () => {
     expect(matchRoute('/PRIVACY')).toMatchObject({ canonicalPath: '/privacy', route: { path: '/privacy' } });
     expect(routeAt('/PRIVACY')).toBeUndefined();

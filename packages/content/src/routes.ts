@@ -15,6 +15,11 @@ export interface PageRoute {
   prerender: boolean;
   /** Listed in `sitemap.xml` for search engines. */
   inSitemap: boolean;
+  /**
+   * Under a `/*` pattern, what the rest of an address may be for the route to own it (a share link's token):
+   * any other address under the pattern (`/share-location/app.js`) is no page, and answers the not-found page.
+   */
+  rest?: RegExp;
 }
 
 /** Which remote serves which route: the shell builds its router from this, the server its 404s. */
@@ -93,6 +98,8 @@ export const pageRoutes = [
     // Each share link is its own address: rendered when asked for.
     prerender: false,
     inSitemap: false,
+    // Sub-paths of a token's characters (the page says when they are not a well-formed token), never a file's name.
+    rest: /^[/A-Za-z0-9_-]*$/,
   },
   {
     path: paths.privacy,
@@ -160,10 +167,12 @@ export interface RouteMatch {
  */
 export function matchRoute(pathname: string): RouteMatch | undefined {
   const path = withoutTrailingSlash(pathname);
-  for (const route of pageRoutes) {
+  for (const route of pageRoutes as readonly PageRoute[]) {
     const base = route.path.endsWith('/*') ? route.path.slice(0, -2) : route.path;
     const rest = path.slice(base.length);
-    const covered = route.path.endsWith('/*') ? rest === '' || rest.startsWith('/') : rest === '';
+    const covered = route.path.endsWith('/*')
+      ? (rest === '' || rest.startsWith('/')) && (route.rest?.test(rest) ?? true)
+      : rest === '';
     if (covered && path.slice(0, base.length).toLowerCase() === base) return { route, canonicalPath: base + rest };
   }
   return undefined;

@@ -1,5 +1,5 @@
-import { Route, Routes } from 'react-router';
-import { pageRoutes } from '@gift/content';
+import { Route, Routes, useLocation } from 'react-router';
+import { pageRoutes, routeAt, type PageRoute } from '@gift/content';
 import { NotFoundPage } from './not-found-page.tsx';
 import { RemotePage } from './remote-page.tsx';
 import { RootLayout } from './root-layout.tsx';
@@ -20,11 +20,17 @@ export function SiteRoutes({ actionData }: { actionData?: unknown }) {
             // Addresses are matched as `matchRoute` does: another spelling of a page is the not-found route,
             // which sends it to the page.
             caseSensitive
-            element={<RemotePage key={route.path} route={route} />}
+            element={<OwnedPage key={route.path} route={route} />}
           />
         ))}
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
   );
+}
+
+/** A route's page at an address it owns; under a `/*` pattern, an address it does not own is no page. */
+function OwnedPage({ route }: { route: PageRoute }) {
+  const { pathname } = useLocation();
+  return routeAt(pathname) === route ? <RemotePage route={route} /> : <NotFoundPage />;
 }

@@ -1,6 +1,7 @@
 // http/: what every answer carries and who may ask: security headers, the site's origin and host rules, health.
 import { constants as zlib } from 'node:zlib';
 import type { FastifyCompressOptions } from '@fastify/compress';
+import { compile } from '@fastify/proxy-addr';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute } from '@gift/content';
@@ -49,16 +50,39 @@ export function remoteAssetHeaders(request: FastifyRequest, reply: FastifyReply)
   if (request.url.startsWith('/remotes/')) reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
 }
 
-export function addTransportHeaders(request: FastifyRequest, reply: FastifyReply) {
+/**
+ * Whether the request reached the site over HTTPS: its own TLS, or a proxy this server trusts (TRUST_PROXY: its
+ * address, or the hop in front when a count is set) that says so in X-Forwarded-Proto. Fastify's `request.protocol`
+ * believes that header from any client once any proxy is trusted; a client's own claim must not turn on HSTS.
+ */
+export function reachedOverHttps(trustProxy: false | number | string) {
+  const trusted =
+    typeof trustProxy === 'number'
+      ? (_address: string, hop: number) => hop < trustProxy
+      : trustProxy
+        ? compile(trustProxy.split(',').map((address) => address.trim()))
+        : () => false;
+  return (request: FastifyRequest) => {
+    if ((request.raw.socket as { encrypted?: boolean }).encrypted) return true;
+    const forwarded = request.headers['x-forwarded-proto'];
+    const said = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
+    return said === 'https' && trusted(request.raw.socket.remoteAddress ?? '', 0);
+  };
+}
+
+export function addTransportHeaders(request: FastifyRequest, reply: FastifyReply, overHttps: boolean) {
   reply.header('Permissions-Policy', permissionsPolicy(request.url.split('?')[0] ?? '/'));
-  if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  if (overHttps) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 }
 
 /**
  * A file that a page loads and no browser shows as a document of its own: a script, a stylesheet, a font, a raster
- * image, a source map (SVG can be one, and keeps a document's headers).
+ * image, a source map (SVG can be one, and keeps a document's headers). A guess from the path, made before the answer
+ * exists; what is sent decides in the end (an HTML answer always carries a document's headers).
  */
 const isSubresource = (path: string) => /\.(m?js|css|woff2?|png|jpe?g|webp|avif|gif|ico|map)$/.test(path);
+
+const isHtml = (reply: FastifyReply) => /^text\/html/i.test(String(reply.getHeader('content-type') ?? ''));
 
 /**
  * What a subresource carries of the security headers: the rest (the CSP, framing, referrer, permissions, the
@@ -86,16 +110,27 @@ const subresourceHelmet: HelmetOptions = {
  * every request, parsing the CSP each time, which cost a tenth of a page's answer time here), then the headers that
  * depend on the request, and its id. Subresources carry only theirs (above).
  */
-export function addSecurityHeaders(app: FastifyInstance, remoteOrigins: string[]) {
+export function addSecurityHeaders(
+  app: FastifyInstance,
+  remoteOrigins: string[],
+  trustProxy: false | number | string = false,
+) {
   const documentHeaders = helmet(helmetOptions(remoteOrigins));
   const subresourceHeaders = helmet(subresourceHelmet);
+  const overHttps = reachedOverHttps(trustProxy);
   app.addHook('onRequest', (request, reply, done) =>
     (isSubresource(pathOf(request)) ? subresourceHeaders : documentHeaders)(request.raw, reply.raw, (error?: unknown) =>
       done(error as Error | undefined),
     ),
   );
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!isSubresource(pathOf(request))) addTransportHeaders(request, reply);
+    if (isSubresource(pathOf(request))) {
+      // A page (the not-found page, say) at an address that looked like a file's: a document's headers after all.
+      if (isHtml(reply)) {
+        documentHeaders(request.raw, reply.raw, () => undefined);
+        addTransportHeaders(request, reply, overHttps(request));
+      }
+    } else addTransportHeaders(request, reply, overHttps(request));
     remoteAssetHeaders(request, reply);
     reply.header('X-Request-Id', request.id);
     done(null, payload);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { remotes, type RemoteName } from '@gift/federation';
 import { fileLedger, ReleaseError, type ReleaseLedger } from './ledger.ts';
+import type { BuildLimits } from './build-limits.ts';
 
 /**
  * Where the releases of a site live and how one changes them: the settings the release tool and the serving side
@@ -20,6 +21,8 @@ export interface ReleaseSettings {
   remotesBaseUrl?: string;
   /** Where what is live and each version's events are kept: PostgreSQL's tables, or by default `manifestFile`. */
   ledger?: ReleaseLedger;
+  /** What a build may weigh (the site servers' fetch limits); their defaults when not given. */
+  limits?: BuildLimits;
 }
 
 const fileLedgers = new WeakMap<ReleaseSettings, ReleaseLedger>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { onDemandPages } from './on-demand-pages.ts';
+import { onDemandPages, repeatedFailures } from './on-demand-pages.ts';
 
 /** A render that waits until released, counting how often each page and build is rendered. */
 function slowRender() {
@@ -51,5 +51,26 @@ describe('pages rendered on demand', () => {
     expect(await page('/vendor', 'v2')).toBeUndefined();
     expect(await page('/vendor', 'v2')).toBe('<html>ok</html>');
     expect(calls).toBe(3);
+  });
+});
+
+describe('a server render that keeps failing', () => {
+  it('is logged once with its error, then at the 10th, 100th and 1,000th time with the count, per route and version', () => {
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const log = { error: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }) };
+    const failed = repeatedFailures();
+    const error = new Error('the page threw');
+    for (let n = 0; n < 1_000; n++) failed(log as never, '/share-location/*', '1.2.0', error);
+    failed(log as never, '/share-location/*', '1.3.0', error);
+    expect(lines.map(({ fields }) => [fields.version, fields.failures ?? 1])).toEqual([
+      ['1.2.0', 1],
+      ['1.2.0', 10],
+      ['1.2.0', 100],
+      ['1.2.0', 1_000],
+      ['1.3.0', 1],
+    ]);
+    expect(lines[0]!.fields.err).toBe(error);
+    expect(lines[3]!.message).toContain('failed 1000 times');
+    expect(lines[3]!.fields).not.toHaveProperty('err');
   });
 });

@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSiteServer } from '../server.ts';
+import { keptPageForms } from './page-forms.ts';
 
 function writeFile(path: string, content: string) {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -114,5 +115,25 @@ describe('pages kept in memory, compressed once', () => {
     const plain = await get('/share-location/gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('Gift idea 399');
+  });
+});
+
+describe('the pages kept in memory, bounded', () => {
+  const log = { info: () => undefined } as never;
+  const page = (n: number) => `<!doctype html><p>${String(n).repeat(5_000)}</p>${Math.random()}`;
+
+  it('keep at most their byte budget, the oldest going first, however many origins ask', async () => {
+    const kept = keptPageForms({ log, maxBytes: 200_000 });
+    for (let n = 0; n < 200; n++) await kept.formsOf(`http://127.0.0.1:${4000 + n}\n/`, page(n), '', () => page(n));
+    const { pages, bytes } = kept.size();
+    expect(bytes).toBeLessThanOrEqual(200_000);
+    expect(pages).toBeGreaterThan(1);
+    expect(pages).toBeLessThan(200);
+  });
+
+  it('keep at most their count', async () => {
+    const kept = keptPageForms({ log, maxEntries: 5 });
+    for (let n = 0; n < 50; n++) await kept.formsOf(`origin-${n}\n/`, 'same', '', () => page(n));
+    expect(kept.size().pages).toBe(5);
   });
 });

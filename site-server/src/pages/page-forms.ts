@@ -44,12 +44,31 @@ export async function compressPage(html: string): Promise<PageForms> {
 /**
  * Pages kept in memory in their three forms: one entry per page and origin, made again only when what it was made
  * from changes (the page's HTML, or the manifest element it carries), and made once however many requests arrive
- * while it is being made. At most `maxEntries` are kept (a Host header of a developer's machine may name any port):
- * the oldest goes first.
+ * while it is being made. At most `maxEntries` are kept, of at most `maxBytes` in all (a Host header of a developer's
+ * machine may name any port): the oldest goes first.
  */
-export function keptPageForms({ log, maxEntries = 1000 }: { log: FastifyBaseLogger; maxEntries?: number }) {
-  const kept = new Map<string, { source: string; element: string; forms: Promise<PageForms> }>();
+export function keptPageForms({
+  log,
+  maxEntries = 1000,
+  maxBytes = 64 * 1024 * 1024,
+}: {
+  log: FastifyBaseLogger;
+  maxEntries?: number;
+  maxBytes?: number;
+}) {
+  // `bytes`: the three forms' once made (the page's own length until then).
+  const kept = new Map<string, { source: string; element: string; forms: Promise<PageForms>; bytes: number }>();
+  let keptBytes = 0;
+  const remove = (key: string) => {
+    keptBytes -= kept.get(key)?.bytes ?? 0;
+    kept.delete(key);
+  };
+  const evict = () => {
+    while (kept.size > 1 && (kept.size > maxEntries || keptBytes > maxBytes)) remove(kept.keys().next().value!);
+  };
   return {
+    /** How many pages are kept, and their bytes in all three forms. */
+    size: () => ({ pages: kept.size, bytes: keptBytes }),
     /**
      * The forms of the page `key` made from `source` and `element` (compared by identity first: the same string
      * objects come back until their file or the manifest changes); `make` gives the HTML to send.
@@ -58,24 +77,30 @@ export function keptPageForms({ log, maxEntries = 1000 }: { log: FastifyBaseLogg
       const known = kept.get(key);
       if (known && known.source === source && known.element === element) return known.forms;
       const started = performance.now();
-      const forms = compressPage(make());
+      const html = make();
+      const forms = compressPage(html);
+      const entry = { source, element, forms, bytes: html.length };
       forms.then(
-        ({ br, gzip, identity }) =>
+        ({ br, gzip, identity }) => {
+          const bytes = [br, gzip, identity].map((form) => form.body.length);
+          if (kept.get(key) === entry) {
+            keptBytes += bytes[0]! + bytes[1]! + bytes[2]! - entry.bytes;
+            entry.bytes = bytes[0]! + bytes[1]! + bytes[2]!;
+            evict();
+          }
           log.info(
-            {
-              page: key.split('\n')[1],
-              ms: Math.round(performance.now() - started),
-              bytes: [br, gzip, identity].map((form) => form.body.length),
-            },
+            { page: key.split('\n')[1], ms: Math.round(performance.now() - started), bytes },
             'Page kept in memory, compressed',
-          ),
+          );
+        },
         () => {
-          if (kept.get(key)?.forms === forms) kept.delete(key);
+          if (kept.get(key) === entry) remove(key);
         },
       );
-      kept.delete(key);
-      kept.set(key, { source, element, forms });
-      if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
+      remove(key);
+      kept.set(key, entry);
+      keptBytes += entry.bytes;
+      evict();
       return forms;
     },
   };

@@ -5,10 +5,10 @@ import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type 
 import { manifestElement, type RemotesManifest } from '@gift/federation';
 import type { FormOutcomeCookies, ViewTickets } from 'api';
 import { revalidate } from '../remotes/builds.ts';
-import { onDemandPages } from './on-demand-pages.ts';
+import { onDemandPages, repeatedFailures } from './on-demand-pages.ts';
 import { keptPageForms, sendPageForm, sendPageOnce } from './page-forms.ts';
 import { allowingOverrides, overrideBar, withOverrides, type Overrides } from '../previews/overrides.ts';
-import { previewBar, withPreviews, type Previews } from '../previews/preview.ts';
+import { escapeHtml, previewBar, withPreviews, type Previews } from '../previews/preview.ts';
 import {
   createPageRenderer,
   notFoundKey,
@@ -78,18 +78,22 @@ export function pageSender({
       );
     return pageFiles.get(file)!();
   };
-  // The shell's HTML named for a page, made once per page and shell build: the same string until the shell changes.
+  // The shell's HTML named for a page, made once per route (not per address: a share link's route has as many
+  // addresses as anyone invents) and shell build; the address goes into it per request.
   const shellPages = new Map<string, { index: string; html: string }>();
+  const addressMark = '\u0000address\u0000';
   const shellPage = (key: string, route: PageRoute | undefined) => {
     const index = indexHtml();
-    const known = shellPages.get(key);
-    if (known?.index === index) return known.html;
-    const metadata = route
-      ? { title: route.title, description: route.description, path: key }
-      : { ...notFoundMetadata, path: key };
-    const html = index.replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder));
-    shellPages.set(key, { index, html });
-    return html;
+    const routeKey = route?.path ?? notFoundKey;
+    let known = shellPages.get(routeKey);
+    if (known?.index !== index) {
+      const metadata = route
+        ? { title: route.title, description: route.description, path: addressMark }
+        : { ...notFoundMetadata, path: addressMark };
+      known = { index, html: index.replace(/<title>[^<]*<\/title>/, metadataTags(metadata, siteUrlPlaceholder)) };
+      shellPages.set(routeKey, known);
+    }
+    return known.html.replaceAll(addressMark, escapeHtml(key));
   };
   const keptPages = keptPageForms({ log });
   // The manifest's element, made once per manifest (the same object comes back until the file changes).
@@ -124,10 +128,11 @@ export function pageSender({
       return (await made?.renderPage(route, path, manifest, actionData))?.document;
     } catch (error) {
       // The browser can still render the page: a server-side failure must never cost the visitor the page.
-      request.log.error({ err: error, path: route.path }, 'Rendering a page on the server failed');
+      renderFailed(request.log, route.path, manifest[route.remote], error);
       return undefined;
     }
   };
+  const renderFailed = repeatedFailures();
 
   /**
    * The prerendered HTML of a path, when there is one rendered with the remote build the manifest names now; a
@@ -164,8 +169,9 @@ export function pageSender({
         if (html !== undefined) return { html, shared };
       }
       if (route && !route.prerender) {
+        // Rendered per address and never kept; when it fails, the shell's HTML (below), not a second try.
         const rendered = await renderOnRequest(route, key, request, manifest);
-        if (rendered) return { html: rendered, shared: false };
+        return { html: rendered ?? shellPage(key, route), shared: false };
       }
       // The manifest names a build of the page's remote that was released after the prerender: the page is
       // rendered with it now, once, and kept for the next visitors until the remote or the shell changes again.

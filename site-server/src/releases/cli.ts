@@ -40,6 +40,7 @@ import {
   type ReleaseSettings,
   type Switch,
 } from './release.ts';
+import { buildLimits } from '../ledger/build-limits.ts';
 
 /**
  * The release commands, with the site server's settings (REMOTES_DIR, REMOTES_MANIFEST and, for a CDN,
@@ -81,6 +82,7 @@ async function settings(): Promise<ReleaseSettings> {
     manifestFile: REMOTES_MANIFEST ? path(REMOTES_MANIFEST) : '',
     remotesBaseUrl: REMOTES_BASE_URL,
     ledger: db && postgresLedger(db, REMOTES_BASE_URL),
+    limits: buildLimits(process.env),
   };
   return known;
 }

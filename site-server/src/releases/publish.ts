@@ -14,6 +14,7 @@ import {
 import { join, relative, sep } from 'node:path';
 import { integrityFile, remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
 import { ReleaseError } from '../ledger/ledger.ts';
+import { buildLimits, type BuildLimits } from '../ledger/build-limits.ts';
 import { ledgerOf, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
 
 /**
@@ -117,25 +118,43 @@ export interface PublishOptions {
 /**
  * Refuses a build that holds anything but plain files and folders, naming the first other thing: a symbolic link would
  * publish whatever it points at (any file of the machine, served at the version's address), and a special file cannot
- * be published at all. Names with control characters or backslashes are refused too.
+ * be published at all. Names with control characters, Unicode's bidirectional controls (which make a name read as
+ * another) or backslashes are refused too, and so is a file or a build heavier than the site servers would fetch.
  */
-export function requirePlainBuild(dir: string, shownAs: string) {
+export function requirePlainBuild(dir: string, shownAs: string, limits: BuildLimits = buildLimits({})) {
+  let total = 0;
+  const refuse = (what: string) => {
+    throw new ReleaseError(`${shownAs}: ${what}. Nothing was published.`);
+  };
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const path = relative(dir, join(entry.parentPath, entry.name));
     const why = entry.isSymbolicLink()
       ? 'is a symbolic link'
       : !entry.isFile() && !entry.isDirectory()
         ? 'is not a plain file or folder'
-        : /[\p{Cc}\\]/u.test(path)
-          ? 'has a control character or a backslash in its name'
+        : /[\p{Cc}\u202A-\u202E\u2066-\u2069\\]/u.test(path)
+          ? 'has a control character, a bidirectional control or a backslash in its name'
           : undefined;
-    if (why) {
-      throw new ReleaseError(
-        `${shownAs}: ${JSON.stringify(path)} ${why}; a build holds plain files and folders only. Nothing was published.`,
+    if (why) refuse(`${JSON.stringify(path)} ${why}; a build holds plain files and folders only`);
+    if (!entry.isFile()) continue;
+    const { size } = statSync(join(dir, path));
+    if (size > limits.maxFileBytes) {
+      refuse(
+        `${JSON.stringify(path)} is ${mib(size)}, over the ${mib(limits.maxFileBytes)} a file may be ` +
+          '(REMOTES_FETCH_MAX_FILE_MB: the site servers fetch no larger file)',
+      );
+    }
+    total += size;
+    if (total > limits.maxVersionBytes) {
+      refuse(
+        `the build is over the ${mib(limits.maxVersionBytes)} a build may be (REMOTES_FETCH_MAX_VERSION_MB: the ` +
+          `site servers fetch no larger build), at ${JSON.stringify(path)}`,
       );
     }
   }
 }
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /**
  * Publishes a new version of a remote: built afresh (or copied from its `dist` or another folder) into a hidden
@@ -158,11 +177,11 @@ export async function publishBuild(
           `${relative(settings.root, copyFrom) || copyFrom} holds no build (no ${remoteEntryFile}): run its build first.`,
         );
       }
-      requirePlainBuild(copyFrom, relative(settings.root, copyFrom) || copyFrom);
+      requirePlainBuild(copyFrom, relative(settings.root, copyFrom) || copyFrom, settings.limits);
       cpSync(copyFrom, incoming, { recursive: true });
     } else {
       buildRemote(settings.root, remote, incoming, { verbose, log });
-      requirePlainBuild(incoming, `the build of ${remotes[remote].folder}`);
+      requirePlainBuild(incoming, `the build of ${remotes[remote].folder}`, settings.limits);
     }
     // Every file hashed once: for the integrity the pages name, and for what the release records.
     const files = filesOf(incoming);

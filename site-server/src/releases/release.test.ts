@@ -113,6 +113,29 @@ describe('releasing a remote', () => {
     expect(readdirSync(join(settings.remotesDir, 'vendor')).filter((name) => !name.startsWith('.'))).toEqual([]);
   });
 
+  it('refuses, before copying anything, a file or a build heavier than the site servers fetch, and bidi names', async () => {
+    const settings = { ...workspace(), limits: { maxFileBytes: 1024 * 1024, maxVersionBytes: 3 * 1024 * 1024 } };
+    const build = mkdtempSync(join(tmpdir(), 'heavy-build-'));
+    writeFileSync(join(build, 'remoteEntry.js'), 'export const copy = "heavy";');
+    // Sparse: as large as it says, without the disk.
+    const sparse = (name: string, bytes: number) => execFileSync('truncate', ['-s', String(bytes), join(build, name)]);
+    sparse('video.mp4', 2_300 * 1024 * 1024);
+    await expect(release(settings, 'vendor', { ...unchecked, prebuilt: false, from: build })).rejects.toThrow(
+      '"video.mp4" is 2300.0 MiB, over the 1.0 MiB a file may be (REMOTES_FETCH_MAX_FILE_MB',
+    );
+    rmSync(join(build, 'video.mp4'));
+    for (const name of ['a.js', 'b.js', 'c.js', 'd.js']) sparse(name, 1024 * 1024);
+    await expect(release(settings, 'vendor', { ...unchecked, prebuilt: false, from: build })).rejects.toThrow(
+      'the build is over the 3.0 MiB a build may be (REMOTES_FETCH_MAX_VERSION_MB',
+    );
+    for (const name of ['a.js', 'b.js', 'c.js', 'd.js']) rmSync(join(build, name));
+    writeFileSync(join(build, 'invoice\u202Egnp.js'), 'export {};');
+    await expect(release(settings, 'vendor', { ...unchecked, prebuilt: false, from: build })).rejects.toThrow(
+      'has a control character, a bidirectional control or a backslash in its name',
+    );
+    expect(readdirSync(join(settings.remotesDir, 'vendor')).filter((name) => !name.startsWith('.'))).toEqual([]);
+  });
+
   it('names the remotes when one is unknown', () => {
     expect(() => remoteNamed('vendeur')).toThrow(
       `There is no remote called "vendeur". The remotes: ${Object.values(remotes)

@@ -1,4 +1,13 @@
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -204,6 +213,29 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     expect(readdirSync(join(cacheDir, 'vendor')).every((name) => !name.includes('escape'))).toBe(true);
     await ledger.switchTo('vendor', before!, [{ version: before!, event: { event: 'live', how: 'rollback' } }]);
     await until(() => following.status().ok);
+  });
+
+  it('with builds on disk, keeps the version it can serve while the live one has no files here, then takes it', async () => {
+    log = logger();
+    following = databaseReleases({ databaseUrl, log: log as never, remotesDir: origin, heartbeatMs: 200 });
+    await following.ready();
+    const before = following.status().live.vendor;
+    const absent = '20261126.135000000-0a0a0a0a';
+    const files = filesOf(writeBuild(origin, absent, 'not here yet'));
+    rmSync(join(origin, 'vendor', absent), { recursive: true });
+    await ledger.published('vendor', absent, files);
+    await ledger.switchTo('vendor', absent, [{ version: absent, event: { event: 'live', how: 'promote' } }]);
+    await until(() => following!.status().ok === false, 5_000);
+    expect(following.status()).toMatchObject({
+      live: { vendor: before },
+      behind: { vendor: `${absent}: vendor/${absent}/remoteEntry.js: is not in REMOTES_DIR on this server` },
+    });
+    expect((await following.read()).vendor).toBe(
+      `/remotes/vendor/${before}/remoteEntry.js`.replace('/remotes/', server.url),
+    );
+    writeBuild(origin, absent, 'here now');
+    await until(() => following!.status().live.vendor === absent, 5_000);
+    expect(following.status().ok).toBe(true);
   });
 
   it('splits visitors by a rollout within a second of its commit, with the canary’s build fetched, and ends it once', async () => {

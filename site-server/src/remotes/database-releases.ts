@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import { remoteEntryFile, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { RefusedBuild, type BuildCache } from './build-cache.ts';
 import { isVersionName } from '../ledger/versions.ts';
 import type { ManifestStatus } from './manifest-source.ts';
@@ -13,6 +15,11 @@ export interface DatabaseReleasesOptions {
   log: FastifyBaseLogger;
   /** Fetches a live version's server build from the CDN when this server lacks it; none when builds are on disk. */
   cache?: BuildCache;
+  /**
+   * Without a cache, the folder of the builds on disk (REMOTES_DIR): a version is taken once its entry is there, so a
+   * live row that names files this server does not have never makes its pages point at nothing.
+   */
+  remotesDir?: string;
   /** How often the table is read besides the notifications, which also tells a dead connection. */
   heartbeatMs?: number;
   /** First wait before connecting again after the connection is lost; it doubles up to 10 s. */
@@ -49,6 +56,7 @@ export function databaseReleases({
   databaseUrl,
   log,
   cache,
+  remotesDir,
   heartbeatMs = 10_000,
   reconnectMs = 500,
 }: DatabaseReleasesOptions) {
@@ -85,6 +93,23 @@ export function databaseReleases({
     return JSON.parse(result.rows[0].files) as Record<string, string>;
   };
 
+  /**
+   * Makes sure a version's build is here: fetched from the CDN into the cache, or (builds on disk) its entry in
+   * REMOTES_DIR, so that a row naming files this server lacks never makes its pages point at nothing; it is taken at
+   * the first read after they appear.
+   */
+  async function haveBuild(
+    remote: RemoteName,
+    version: string,
+    recorded: () => Promise<Record<string, string>>,
+    keep: string[],
+  ) {
+    const folder = remotes[remote].folder;
+    if (cache) return cache.ensure(remote, version, recorded, keep);
+    if (remotesDir && !existsSync(join(remotesDir, folder, version, remoteEntryFile)))
+      throw new RefusedBuild(`${folder}/${version}/${remoteEntryFile}`, 'is not in REMOTES_DIR on this server');
+  }
+
   /** Reads the live versions and takes each one that changed, once its build is here. */
   async function syncOnce(connection: pg.Client) {
     const { rows } = await connection.query<LiveRow>('select remote, version, entry from site_releases where live');
@@ -103,10 +128,7 @@ export function databaseReleases({
       try {
         // A version becomes a folder's name and a URL's part: a row that holds anything else is refused.
         if (!isVersionName(row.version)) throw new RefusedBuild(row.version.slice(0, 100), 'is not a version name');
-        await cache?.ensure(remote, row.version, recordedFiles(connection, remote, row.version), [
-          ...keep,
-          ...served(),
-        ]);
+        await haveBuild(remote, row.version, recordedFiles(connection, remote, row.version), [...keep, ...served()]);
       } catch (error) {
         const why = error instanceof RefusedBuild ? error.message : `the build cannot be had (${String(error)})`;
         if (behind[folder] !== `${row.version}: ${why}`) {
@@ -138,12 +160,11 @@ export function databaseReleases({
     for (const rollout of Object.values(rolloutsOf(rows))) {
       const folder = remotes[rollout.remote].folder;
       try {
-        await cache?.ensure(
-          rollout.remote,
-          rollout.version,
-          recordedFiles(connection, rollout.remote, rollout.version),
-          [...keep, ...served(), `${folder}/${rollout.version}`],
-        );
+        await haveBuild(rollout.remote, rollout.version, recordedFiles(connection, rollout.remote, rollout.version), [
+          ...keep,
+          ...served(),
+          `${folder}/${rollout.version}`,
+        ]);
       } catch (error) {
         const why = error instanceof RefusedBuild ? error.message : `the build cannot be had (${String(error)})`;
         // Once per canary and reason, not at every read.

@@ -62,13 +62,17 @@ export function watchedFile<T>(path: string, parse: (text: string) => T): Watche
   let kept: { value: T | undefined } | undefined;
   let version = 0;
   let following = false;
+  // When the folder does not exist, trying to watch it again is put off for a second: each failed try costs a system
+  // call, and Node keeps the watcher it made for it (about 1.5 KB per request, for good, before this).
+  let triedAt = -Infinity;
   const changed = () => {
     kept = undefined;
     version++;
     following = folders.has(dirname(path));
   };
   const read = (): T | undefined => {
-    if (!following) {
+    if (!following && performance.now() - triedAt >= 1000) {
+      triedAt = performance.now();
       following = followChanges(path, changed);
       // What was read before the watch began may be stale already.
       if (following) kept = undefined;
