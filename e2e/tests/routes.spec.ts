@@ -78,6 +78,21 @@ test.describe('every route', () => {
     await expect(page.getByRole('heading', { level: 1, name: /Terms/ })).toBeVisible();
   });
 
+  test('a file-like address under the share-location pattern is the not-found page, with a page’s headers, before and after hydration', async ({
+    page,
+    consoleErrors,
+  }) => {
+    const response = await page.goto('/share-location/app.js');
+    expect(response?.status()).toBe(404);
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    // The browser's router agrees with the server: not the share-location screen.
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Share your delivery location' })).toHaveCount(0);
+    expect(consoleErrors.filter((text) => !text.includes('status of 404'))).toEqual([]);
+  });
+
   test('a missing file answers 404, not the page', async ({ request }) => {
     expect((await request.get('/assets/missing-file.js')).status()).toBe(404);
     expect((await request.get('/remotes/legal/nothing-here.js')).status()).toBe(404);

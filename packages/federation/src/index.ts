@@ -14,7 +14,7 @@ export type RemoteName = keyof typeof remotes;
 export const remoteNames = Object.keys(remotes) as RemoteName[];
 
 /** The shell's dev server's port before DEV_PORT_OFFSET (see `devPorts`). */
-export const shellDevPort = sharedDevPorts({}).site;
+export const shellDevPort = /* @__PURE__ */ (() => sharedDevPorts({}).site)();
 
 /**
  * Where `pnpm dev` serves the shell and each remote, the API and MailDev: @gift/contracts' dev ports (moved by
@@ -40,6 +40,21 @@ export const brandFontKey = 'brand-font';
 
 /** Id of the element in which the server sends the manifest with each page, as JSON. */
 export const manifestElementId = 'remotes-manifest';
+
+/**
+ * Id of the element in which the server sends, with each page, what the browser checks a released remote's files
+ * against: for each remote whose build in the page's manifest has recorded integrity, its entry and each exposed
+ * module's stylesheets with their Subresource Integrity (its scripts' are in the page's import map).
+ */
+export const integrityElementId = 'remotes-integrity';
+
+/** `{ "<remote>": { entry, styles: { "<exposed module>": [[url, integrity], ...] } } }`, as the element holds it. */
+export type RemotesIntegrity = Partial<
+  Record<RemoteName, { entry: string; styles: Record<string, [string, string][]> }>
+>;
+
+/** The query a second try of a remote's entry adds (a browser keeps a failed import): its integrity is the entry's. */
+export const retryQuery = 'retry=1';
 
 /**
  * The manifest as an element of a page's head, with the origins besides the page's own that remote code may come
@@ -84,9 +99,12 @@ export const packageOf = (specifier: string) =>
     .join('/');
 
 /**
+ * (Marked pure, as `shellDevPort` is: the browser's bundles, which import this package for its names, drop them.)
+ *
  * The packages a remote's server build leaves to the server that runs it (the singletons' own packages and the router
  * @gift/router wraps; the @gift ones are bundled): the page server gives every build its own copies of these.
  */
-export const serverSharedPackages = [
-  ...new Set([...Object.keys(sharedSingletons).map(packageOf), 'react-router']),
-].filter((name) => !name.startsWith('@gift/'));
+export const serverSharedPackages = /* @__PURE__ */ (() =>
+  [...new Set([...Object.keys(sharedSingletons).map(packageOf), 'react-router'])].filter(
+    (name) => !name.startsWith('@gift/'),
+  ))();

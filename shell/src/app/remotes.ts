@@ -1,5 +1,14 @@
 import { loadRemote, registerRemotes } from '@module-federation/runtime';
-import { isRemoteName, manifestElementId, manifestPath, type RemoteName, type RemotesManifest } from '@gift/federation';
+import {
+  integrityElementId,
+  isRemoteName,
+  manifestElementId,
+  manifestPath,
+  retryQuery,
+  type RemoteName,
+  type RemotesIntegrity,
+  type RemotesManifest,
+} from '@gift/federation';
 import type { ComponentType } from 'react';
 
 export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'refused' | 'failed' };
@@ -101,9 +110,60 @@ export async function currentEntry(remote: RemoteName): Promise<string | undefin
 /** The entry URL of the build of `remote` this page runs, once it has loaded it. */
 export const loadedEntry = (remote: RemoteName) => registered.get(remote);
 
-function register(remote: RemoteName, entry: string, attempt: number) {
-  // A fresh URL on retry: the browser keeps a failed module import for the life of the page.
-  const url = attempt === 0 ? entry : `${entry}${entry.includes('?') ? '&' : '?'}retry=${attempt}`;
+/**
+ * What the server said this page can check of each released remote (integrity-map.ts): the entry whose files the
+ * page's import map names with their integrity, and each module's stylesheets with theirs. Read once, and kept.
+ */
+let checkable: RemotesIntegrity | undefined;
+function integrityInPage(): RemotesIntegrity {
+  try {
+    checkable ??= JSON.parse(document.getElementById(integrityElementId)?.textContent || '{}') as RemotesIntegrity;
+  } catch {
+    checkable = {};
+  }
+  return checkable;
+}
+
+/**
+ * Puts a module's stylesheets in the page with their integrity before the module loads: the remote's own loader then
+ * finds them there and adds no link of its own (which would carry none). One the browser refuses fails the load, and
+ * goes, so that a new try fetches it again. One in the page already (the page's own, its bytes checked on the server
+ * and its link disabled) is not fetched.
+ */
+const stylesFirst = (styles: [string, string][]) =>
+  Promise.all(
+    styles
+      .filter(([href]) => !document.querySelector(`link[rel=stylesheet][href="${CSS.escape(href)}"]`))
+      .map(
+        ([href, integrity]) =>
+          new Promise((onload, reject) => {
+            const link = Object.assign(document.createElement('link'), {
+              rel: 'stylesheet',
+              crossOrigin: 'anonymous',
+              integrity,
+              href,
+              onload,
+              onerror: () => {
+                link.remove();
+                reject(new Error(`Refused ${href}`));
+              },
+            });
+            document.head.append(link);
+          }),
+      ),
+  );
+
+/**
+ * A remote that could not be loaded or was refused is an error of the page's view: the field data, which hears the
+ * window's errors, reports it with the remote's version (and the release watch counts it).
+ */
+const reportProblem = (problem: string) => window.dispatchEvent(new ErrorEvent('error', { message: problem }));
+
+function register(remote: RemoteName, entry: string, attempt: number, checked: boolean) {
+  // A fresh URL on retry: the browser keeps a failed module import for the life of the page. A checked entry's is the
+  // one the import map names too.
+  const url =
+    attempt === 0 ? entry : `${entry}${entry.includes('?') ? '&' : '?'}${checked ? retryQuery : `retry=${attempt}`}`;
   if (registered.get(remote) === url) return;
   registerRemotes([{ name: remote, entry: url, type: 'module' }], { force: registered.has(remote) });
   registered.set(remote, url);
@@ -122,7 +182,16 @@ async function importPage(remote: RemoteName, module: string, attempt: number): 
     );
     return { ok: false, reason: 'refused' };
   }
-  register(remote, entry, attempt);
+  const checked = integrityInPage()[remote];
+  if (checked && checked.entry !== entry) {
+    // A build released since the page was sent: this page cannot check its files, so it does not run them.
+    const problem = `Refused the ${remote} remote: ${entry} is not this page's build (reload)`;
+    logOnce(remote, () => console.error(`[shell] ${problem}`));
+    reportProblem(problem);
+    return { ok: false, reason: 'refused' };
+  }
+  register(remote, entry, attempt, checked !== undefined);
+  if (checked) await stylesFirst(checked.styles[module] ?? []);
   const exports = await withTimeout(
     loadRemote<{ default?: ComponentType }>(`${remote}/${module.replace(/^\.\//, '')}`),
     `The ${remote} remote`,
@@ -151,6 +220,7 @@ async function loadPageOnce(remote: RemoteName, module: string): Promise<PageLoa
       logOnce(remote, () =>
         console.error(`[shell] The ${remote} remote could not be loaded; its pages show the unavailable state.`, error),
       );
+      reportProblem(`The ${remote} remote could not be loaded: ${(error as Error)?.message ?? String(error)}`);
       return { ok: false, reason: 'failed' };
     }
   }
@@ -169,6 +239,12 @@ export function loadPage(remote: RemoteName, module: string): Promise<PageLoad> 
 
 /** Forget a failed load so the next `loadPage` tries the network again. */
 export function reloadPage(remote: RemoteName, module: string): Promise<PageLoad> {
+  // A remote whose files this page checks is tried again by loading the page again: a new try needs an address the
+  // page's import map cannot name in advance, and the page then checks the build the server names now.
+  if (integrityInPage()[remote]) {
+    window.location.reload();
+    return new Promise<PageLoad>(() => undefined);
+  }
   pageLoads.delete(`${remote}/${module}`);
   manifest = undefined;
   return loadPage(remote, module);

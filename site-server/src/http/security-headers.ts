@@ -39,6 +39,19 @@ export function helmetOptions(remoteOrigins: string[]): HelmetOptions {
   };
 }
 
+/** The Content-Security-Policy a page is sent with, as Helmet writes it (a page adds its import map's hash to it). */
+export function documentPolicy(remoteOrigins: string[]): string {
+  let policy = '';
+  const response = {
+    setHeader: (name: string, value: string) => {
+      if (name.toLowerCase() === 'content-security-policy') policy = value;
+    },
+    removeHeader: () => undefined,
+  };
+  helmet(helmetOptions(remoteOrigins))({} as never, response as never, () => undefined);
+  return policy;
+}
+
 /** Geolocation only for the share-location screen; the rest of the site asks for no powerful feature. */
 export function permissionsPolicy(pathname: string): string {
   const geolocation = matchRoute(pathname)?.route.remote === 'share_location' ? '(self)' : '()';

@@ -18,9 +18,19 @@ import {
   type PrerenderedIndex,
 } from './prerender.ts';
 import { watchedFile, type WatchedFile } from '../remotes/watched-file.ts';
+import { documentPolicy } from '../http/security-headers.ts';
+import { allowingImportMap, pageIntegrity, withIntegrity, type PageIntegrity } from './integrity-map.ts';
 import { vouch } from './view-tickets.ts';
 import type { Splits } from '../ledger/rollouts.ts';
 import type { Cohort, Cohorts } from '../rollouts/cohorts.ts';
+
+/** A manifest's part of a page: its element, its integrity elements, and the page's policy that allows them. */
+interface Composed {
+  element: string;
+  integrity: PageIntegrity;
+  key: string;
+  policy: string;
+}
 
 /**
  * Answers a page: its prerendered HTML when it was rendered with the remote build the manifest names now, a render
@@ -96,12 +106,21 @@ export function pageSender({
     return known.html.replaceAll(addressMark, escapeHtml(key));
   };
   const keptPages = keptPageForms({ log });
-  // The manifest's element, made once per manifest (the same object comes back until the file changes).
-  const elements = new WeakMap<RemotesManifest, string>();
+  // The manifest's elements, made once per manifest (the same object comes back until the file changes): the
+  // manifest itself, and what the browser checks its released builds' files against (integrity-map.ts).
+  const integrityOf = pageIntegrity({ root, remotesDir, remotesBaseUrl });
+  const policy = documentPolicy(remoteOrigins);
+  const elements = new WeakMap<RemotesManifest, Composed>();
+  const composedOf = (manifest: RemotesManifest, origins = remoteOrigins): Composed => {
+    const element = manifestElement(manifest, origins);
+    const integrity = integrityOf(manifest);
+    // One string for both, compared by identity by the kept pages: the same object while the manifest is.
+    return { element, integrity, key: `${element}${integrity.head}`, policy: allowingImportMap(policy, integrity) };
+  };
   const elementOf = (manifest: RemotesManifest) => {
-    let element = elements.get(manifest);
-    if (element === undefined) elements.set(manifest, (element = manifestElement(manifest, remoteOrigins)));
-    return element;
+    let composed = elements.get(manifest);
+    if (composed === undefined) elements.set(manifest, (composed = composedOf(manifest)));
+    return composed;
   };
   // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the
   // same renderer as the prerendered ones; it is made again when the shell is rebuilt.
@@ -215,19 +234,21 @@ export function pageSender({
     // The page carries the manifest it was chosen by, so that its scripts need not ask for it before they start.
     const manifest = withOverrides(withPreviews(cohort.manifest, grants, remotesBaseUrl), local);
     // The shell loads remote code only from the origins this element names: a local entry's origin joins them.
-    const element = local.length
-      ? manifestElement(manifest, [...remoteOrigins, ...local.map(({ entry }) => new URL(entry).origin)])
+    const composed = local.length
+      ? composedOf(manifest, [...remoteOrigins, ...local.map(({ entry }) => new URL(entry).origin)])
       : elementOf(manifest);
+    const { element, integrity } = composed;
     const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed, inBrowser, canary });
     const bars = `${grants.length ? previewBar(grants, path) : ''}${local.length ? overrideBar(local, path) : ''}`;
     const make = () => {
-      const html = page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`);
+      const html = withIntegrity(
+        page.html.replaceAll(siteUrlPlaceholder, origin).replace('</head>', `${element}</head>`),
+        integrity,
+      );
       return bars ? html.replace(/<body([^>]*)>/, (body) => `${body}${bars}`) : html;
     };
-    if (local.length) {
-      const policy = reply.raw.getHeader('content-security-policy');
-      if (typeof policy === 'string') reply.header('Content-Security-Policy', allowingOverrides(policy, local));
-    }
+    // The page's own policy: its import map allowed by its hash, and the origins of a developer's local remotes.
+    reply.header('Content-Security-Policy', local.length ? allowingOverrides(composed.policy, local) : composed.policy);
     const personal = grants.length > 0 || local.length > 0;
     if (match) vouch(tickets, request, reply, match.route, manifest);
     reply
@@ -240,7 +261,7 @@ export function pageSender({
     if (page.shared && !personal && formOutcome === undefined) {
       // One kept page per cohort: its element names its own versions of every remote.
       const kept = `${origin}\n${key}${cohort.key ? `\n${cohort.key}` : ''}`;
-      return sendPageForm(request, reply, await keptPages.formsOf(kept, page.html, element, make));
+      return sendPageForm(request, reply, await keptPages.formsOf(kept, page.html, composed.key, make));
     }
     return sendPageOnce(request, reply, make());
   };

@@ -50,8 +50,11 @@ interface ShellServerBuild {
   ): Promise<{ status: number; html: string }>;
 }
 
-interface FederationManifest {
-  exposes: { path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[] } } }[];
+export interface FederationManifest {
+  exposes: {
+    path: string;
+    assets: { js: { sync: string[]; async: string[] }; css: { sync: string[]; async?: string[] } };
+  }[];
 }
 
 /** Pages whose content depends on the address alone (the route table says which). */
@@ -93,7 +96,7 @@ export const withoutServerErrors = (html: string) => html.replace(/ data-(?:msg|
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /** A published build's Subresource Integrity by path (its `integrity.json`); none for a workspace's own build. */
-function integrityOf(folder: string): Record<string, string> {
+export function integrityOf(folder: string): Record<string, string> {
   const file = join(folder, integrityFile);
   if (!existsSync(file)) return {};
   const integrity = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

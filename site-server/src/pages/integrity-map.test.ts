@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allowingImportMap, pageIntegrity, withIntegrity } from './integrity-map.ts';
+
+const version = '20261127.100000000-aaaaaaaa';
+const cdn = 'https://cdn.example/remotes/';
+const sri = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+
+/** A released vendor build in REMOTES_DIR: its integrity record and federation manifest. */
+function released() {
+  const remotesDir = mkdtempSync(join(tmpdir(), 'integrity-map-'));
+  const folder = join(remotesDir, 'vendor', version);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    join(folder, 'integrity.json'),
+    JSON.stringify({
+      'remoteEntry.js': sri('entry'),
+      'assets/vendor-page-1.js': sri('page'),
+      'assets/vendor-page-1.css': sri('css'),
+    }),
+  );
+  const assets = { js: { sync: ['assets/vendor-page-1.js'], async: [] }, css: { sync: ['assets/vendor-page-1.css'] } };
+  writeFileSync(join(folder, 'mf-manifest.json'), JSON.stringify({ exposes: [{ path: './vendor-page', assets }] }));
+  return remotesDir;
+}
+
+describe('what a page checks its released remotes’ files against', () => {
+  const integrityOf = pageIntegrity({ root: '/nowhere', remotesDir: released(), remotesBaseUrl: cdn });
+  const entry = `${cdn}vendor/${version}/remoteEntry.js`;
+
+  it('names every script of the build in an import map, the second try of its entry too, and each module’s stylesheets', () => {
+    const page = integrityOf({ vendor: entry, legal: '/remotes/legal/remoteEntry.js' });
+    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(page.head)![1]!);
+    expect(importMap).toEqual({
+      integrity: {
+        [entry]: sri('entry'),
+        [`${entry}?retry=1`]: sri('entry'),
+        [`${cdn}vendor/${version}/assets/vendor-page-1.js`]: sri('page'),
+      },
+    });
+    // A remote without recorded integrity (a workspace's build) is not named: it loads as before.
+    const data = JSON.parse(/id="remotes-integrity">(.*?)<\/script>/.exec(page.head)![1]!);
+    expect(data).toEqual({
+      vendor: {
+        entry,
+        styles: { './vendor-page': [[`${cdn}vendor/${version}/assets/vendor-page-1.css`, sri('css')]] },
+      },
+    });
+  });
+
+  it('allows its import map in the page’s policy by its hash, and no other inline script', () => {
+    const page = integrityOf({ vendor: entry });
+    const importMap = /<script type="importmap">(.*?)<\/script>/.exec(page.head)![1]!;
+    expect(page.scriptSource).toBe(`'${sri(importMap)}'`);
+    expect(allowingImportMap("default-src 'self';script-src 'self';style-src 'self'", page)).toBe(
+      `default-src 'self';script-src 'self' ${page.scriptSource};style-src 'self'`,
+    );
+  });
+
+  it('puts it first in the head, before any module script, and nothing in a page without released remotes', () => {
+    const html = '<!doctype html><html><head>\n<meta charset="UTF-8" /><script type="module" src="/a.js"></script>';
+    const page = withIntegrity(html, integrityOf({ vendor: entry }));
+    expect(page.indexOf('<script type="importmap">')).toBeGreaterThan(page.indexOf('<meta charset'));
+    expect(page.indexOf('<script type="importmap">')).toBeLessThan(page.indexOf('<script type="module"'));
+    const none = integrityOf({ legal: '/remotes/legal/remoteEntry.js' });
+    expect(withIntegrity(html, none)).toBe(html);
+    expect(allowingImportMap("script-src 'self'", none)).toBe("script-src 'self'");
+  });
+
+  it('cannot be ended early by a file name', () => {
+    const remotesDir = released();
+    const folder = join(remotesDir, 'vendor', version);
+    const names = { 'remoteEntry.js': sri('entry'), 'assets/</script><script>alert(1)</script>.js': sri('x') };
+    writeFileSync(join(folder, 'integrity.json'), JSON.stringify(names));
+    const page = pageIntegrity({ root: '/nowhere', remotesDir, remotesBaseUrl: cdn })({ vendor: entry });
+    expect(page.head.match(/<\/script>/g)).toHaveLength(2);
+    expect(page.head).toContain('\\u003c/script>\\u003cscript>alert(1)');
+  });
+});
