@@ -47,6 +47,15 @@ export async function openDatabase({ databaseUrl, dataDir }: DatabaseOptions): P
   if (databaseUrl) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // PostgreSQL ending an idle pooled connection (a restart, `pg_terminate_backend`) is reported on the pool, and an
+    // `error` event with no listener ends the process: every page with it. The pool drops that connection and opens
+    // another for the next query; said once per 10 s at most.
+    let warnedAt = -Infinity;
+    pool.on('error', (error) => {
+      if (performance.now() - warnedAt < 10_000) return;
+      warnedAt = performance.now();
+      process.emitWarning(`PostgreSQL ended an idle connection (${error.message}); the next query opens another`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return db;
