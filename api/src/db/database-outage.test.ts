@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { postgresDatabaseUrl, postgresServer } from '../../test/databases.ts';
-import { openMigratedDatabase } from './database.ts';
+import { freePort, postgresDatabaseUrl, postgresServer } from '../../test/databases.ts';
+import { outcomeIn, testApi } from '../../test/app.ts';
+import { openDatabase, openMigratedDatabase } from './database.ts';
 
 const postgres = await postgresServer();
 if (!postgres && process.env.CI) throw new Error('CI must run the storage tests against PostgreSQL too');
@@ -31,6 +32,45 @@ describe.runIf(postgres)('PostgreSQL ending the pool’s connections', () => {
     const { rows: answer } = await sql<{ one: number }>`select 1 as one`.execute(db);
     expect(answer).toEqual([{ one: 1 }]);
     warnings.mockRestore();
+    await db.destroy();
+  });
+});
+
+describe.runIf(postgres)('the API while PostgreSQL is away', () => {
+  it('answers 503 with Retry-After at once, never a 500 or a hang, and a native form post gets its page back', async () => {
+    // A database nobody answers for: PostgreSQL stopped.
+    const db = await openDatabase({
+      databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/site`,
+      dataDir: '',
+    });
+    const { app } = await testApi(db);
+    const body = { name: 'Ann Lee', email: 'ann@example.com', reason: 'Moving on.' };
+    const started = performance.now();
+    const json = await app.inject({ method: 'POST', url: '/api/delete-account', payload: body });
+    expect(json.statusCode).toBe(503);
+    expect(json.headers['retry-after']).toBe('5');
+    expect(json.json()).toMatchObject({ error: 'Service Unavailable', message: /try again in a moment/ });
+    const share = await app.inject({
+      method: 'POST',
+      url: '/api/share-location',
+      payload: { token: 'a'.repeat(43), address: '1 Main Street' },
+    });
+    expect(share.statusCode).toBe(503);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // Without JavaScript: back to the form's page, with the message and what was typed.
+    const form = await app.inject({
+      method: 'POST',
+      url: '/api/delete-account',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'site.example' },
+      payload: new URLSearchParams(body).toString(),
+    });
+    expect(form.statusCode).toBe(303);
+    expect(form.headers.location).toBe('/delete-account');
+    expect(outcomeIn(form, '/delete-account')).toMatchObject({
+      message: /try again in a moment/,
+      values: { name: 'Ann Lee', email: 'ann@example.com', reason: 'Moving on.' },
+    });
+    await app.close();
     await db.destroy();
   });
 });

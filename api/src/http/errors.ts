@@ -46,14 +46,43 @@ export function clientError(
 }
 
 /**
- * Every error of the API: a clear 4xx for what the client did, a logged 500 for the rest that says nothing of it but
- * the request's id, which the log line carries too.
+ * Whether a failure is the database's absence, not a fault of ours or the request's: refused, ended or lost
+ * connections, PostgreSQL shutting down or out of connections, SQLite's disk full or its file busy. The request's
+ * transaction did not commit: nothing of it was kept, and the same request shortly after will do.
+ */
+export function isDatabaseAway(error: Error): boolean {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return (
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EPIPE|57P0[1-3]|08\w{3}|53300|SQLITE_(FULL|BUSY|IOERR\w*))$/.test(
+      code,
+    ) ||
+    /^Connection terminated|timeout exceeded when trying to connect|^Client has encountered a connection error/.test(
+      error.message,
+    )
+  );
+}
+
+/** Seconds a client is asked to wait before trying again while the database is away. */
+export const databaseRetryAfterSeconds = 5;
+
+export const databaseAwayMessage = 'We couldn’t save this just now: nothing was kept. Please try again in a moment.';
+
+/**
+ * Every error of the API: a clear 4xx for what the client did, 503 with Retry-After while the database is away, a
+ * logged 500 for the rest that says nothing of it but the request's id, which the log line carries too.
  */
 export function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const refused = clientError(error);
   if (refused) {
     const { status, ...body } = refused;
     return reply.code(status).send(body);
+  }
+  if (isDatabaseAway(error)) {
+    request.log.warn({ why: error.message }, 'the database is away: answered 503');
+    return reply
+      .code(503)
+      .header('Retry-After', String(databaseRetryAfterSeconds))
+      .send({ error: 'Service Unavailable', message: databaseAwayMessage, requestId: request.id });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ error: 'Internal Server Error', requestId: request.id });
@@ -68,9 +97,9 @@ export type RefusedOnPage = (request: FastifyRequest, message: string) => { page
  */
 export function formAwareErrors(outcomes: FormOutcomeCookies, refusedOnPage: RefusedOnPage) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const refused = clientError(error);
+    const refused = clientError(error)?.message ?? (isDatabaseAway(error) ? databaseAwayMessage : undefined);
     if (refused && isFormPost(request)) {
-      const { page, outcome } = refusedOnPage(request, refused.message);
+      const { page, outcome } = refusedOnPage(request, refused);
       return outcomes.redirect(request, reply, page, outcome);
     }
     return apiErrorHandler(error, request, reply);
