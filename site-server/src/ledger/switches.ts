@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { remotes, type RemoteName } from '@gift/federation';
@@ -59,7 +60,17 @@ export async function oneReleaseAtATime<T>(
         throw error;
       },
     });
+  const lockPath = join(versionsDir(settings, remote), '.release.lock');
   const unlock = await lock(0)
+    .catch(() => {
+      // Held by a release whose process is gone (killed mid-release): taken over at once, not after it goes stale.
+      if (!holderIsGone(lockPath)) throw new Error('held');
+      rmSync(lockPath, { recursive: true, force: true });
+      console.warn(
+        `Took over ${remotes[remote].folder}'s release lock from a release that is gone (${holderOf(lockPath)}).`,
+      );
+      return lock(0);
+    })
     .catch(() => {
       onWait();
       return lock(120);
@@ -69,10 +80,34 @@ export async function oneReleaseAtATime<T>(
         `Another release of ${remotes[remote].folder} is still under way: ${(error as Error).message}`,
       );
     });
+  // Who holds it, beside it (the lock is a folder its library removes empty), for a later release to tell whether it
+  // still runs.
+  writeFileSync(`${lockPath}.holder`, `${hostname()} ${process.pid}`);
   try {
     return await work();
   } finally {
+    rmSync(`${lockPath}.holder`, { force: true });
     await unlock();
+  }
+}
+
+const holderOf = (lockPath: string) => {
+  try {
+    return readFileSync(`${lockPath}.holder`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+};
+
+/** Whether a release lock's holder is a process of this machine that no longer runs. */
+function holderIsGone(lockPath: string) {
+  const [host, pid] = holderOf(lockPath).split(' ');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

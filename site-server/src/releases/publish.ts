@@ -168,6 +168,11 @@ export async function publishBuild(
 ) {
   const dir = versionsDir(settings, remote);
   mkdirSync(dir, { recursive: true });
+  // Under the remote's release lock: a folder being copied in now can only be one a release that is gone left.
+  for (const name of readdirSync(dir).filter((name) => name.startsWith('.incoming-'))) {
+    rmSync(join(dir, name), { recursive: true, force: true });
+    (log ?? console.log)(`Removed ${name}, left by a release that was stopped midway.`);
+  }
   const incoming = join(dir, `.incoming-${process.pid}-${now.getTime()}`);
   try {
     const copyFrom = from ?? (prebuilt ? join(settings.root, remotes[remote].folder, 'dist') : undefined);

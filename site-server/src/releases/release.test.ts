@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -9,12 +9,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { openMigratedDatabase } from 'api';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { remotes } from '@gift/federation';
 import { postgresLedger } from '../ledger/ledger.ts';
 import { ledgerOf, watchRollback } from '../ledger/switches.ts';
@@ -165,6 +165,43 @@ describe('releasing a remote', () => {
     expect(manifestOf(settings)).toEqual({ vendor: '/remotes/vendor/v1/remoteEntry.js' });
     expect(readdirSync(join(settings.remotesDir, 'vendor')).filter((name) => !name.startsWith('.'))).toEqual([]);
   }, 30_000);
+
+  it('takes over at once the lock of a release killed midway, and removes the folder it was copying in', async () => {
+    const settings = workspace();
+    const folder = join(settings.remotesDir, 'vendor');
+    mkdirSync(join(folder, '.release.lock'), { recursive: true });
+    // A release that was killed: its process is gone, its lock and half-copied build are left.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(folder, '.release.lock.holder'), `${hostname()} ${gone}`);
+    mkdirSync(join(folder, `.incoming-${gone}-1`, 'assets'), { recursive: true });
+    writeFileSync(join(folder, `.incoming-${gone}-1`, 'assets', 'half.js'), 'export const half');
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const said: string[] = [];
+    const started = performance.now();
+    await release(settings, 'vendor', { ...unchecked, log: (line) => said.push(line) });
+    // Not after the lock goes stale (a minute without updates): at once.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(String(warned.mock.calls[0]?.[0])).toBe(
+      `Took over vendor's release lock from a release that is gone (${hostname()} ${gone}).`,
+    );
+    warned.mockRestore();
+    expect(said).toContain(`Removed .incoming-${gone}-1, left by a release that was stopped midway.`);
+    expect(readdirSync(folder).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+
+  it('waits for the lock of a release that is still running', async () => {
+    const settings = workspace();
+    const folder = join(settings.remotesDir, 'vendor');
+    mkdirSync(join(folder, '.release.lock'), { recursive: true });
+    writeFileSync(join(folder, '.release.lock.holder'), `${hostname()} ${process.pid}`);
+    const waiting = release(settings, 'vendor', unchecked);
+    let done = false;
+    void waiting.then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(done).toBe(false);
+    rmSync(join(folder, '.release.lock'), { recursive: true });
+    await waiting;
+  });
 
   it('two releases of the same remote at once both publish, one after the other, and the manifest stays whole', async () => {
     const settings = workspace();

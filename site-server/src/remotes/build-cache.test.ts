@@ -104,6 +104,27 @@ describe('a build fetched from the CDN', () => {
     expect(cdn.requests()).toBe(asked);
   });
 
+  it('is taken within 30 s of the CDN’s return, however long the CDN was broken', async () => {
+    // Broken: it sends other bytes than the release's (a half-synced origin), which backs off.
+    let broken = true;
+    const cdn = await hostileCdn((_request, response) => response.writeHead(200).end(broken ? 'half' : page));
+    const { ensure } = cacheFor(cdn.url);
+    // The releases are read every 10 s; the clock is the test's.
+    let now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const read = () =>
+      ensure().then(
+        () => true,
+        () => false,
+      );
+    for (let seconds = 0; seconds < 1_000; seconds += 10, now += 10_000) expect(await read()).toBe(false);
+    broken = false;
+    const back = now;
+    while (!(await read())) now += 10_000;
+    clock.mockRestore();
+    expect(now - back).toBeLessThanOrEqual(30_000);
+  });
+
   it('holds what the server renders with: the server bundles and the stylesheets its pages carry, not the scripts', async () => {
     const css = 'main h1{color:red}';
     const files: Record<string, string> = {

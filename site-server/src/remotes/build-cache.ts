@@ -59,8 +59,11 @@ export interface BuildCacheOptions {
   maxVersionBytes?: number;
 }
 
-/** How long a refused version is left before it is fetched again: doubling from the first, at most the last. */
-const retryDelaysMs = { first: 10_000, most: 300_000 };
+/**
+ * How long a refused version is left before it is fetched again: doubling from the first, at most the last, so that a
+ * CDN that comes back has its build taken within 30 s (the most, and the releases' next read 10 s later at most).
+ */
+const retryDelaysMs = { first: 5_000, most: 20_000 };
 /** Same-origin redirects followed for one file, at most; a redirect to another origin is refused. */
 const maxRedirects = 3;
 
