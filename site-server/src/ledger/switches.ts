@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -81,8 +82,8 @@ export async function oneReleaseAtATime<T>(
       );
     });
   // Who holds it, beside it (the lock is a folder its library removes empty), for a later release to tell whether it
-  // still runs.
-  writeFileSync(`${lockPath}.holder`, `${hostname()} ${process.pid}`);
+  // still runs: this machine (by a hash of its name: the folder is published) and the process.
+  writeFileSync(`${lockPath}.holder`, `${thisMachine()} ${process.pid}`);
   try {
     return await work();
   } finally {
@@ -90,6 +91,9 @@ export async function oneReleaseAtATime<T>(
     await unlock();
   }
 }
+
+/** This machine, as a release lock's holder names it: a hash of its name, not the name. */
+export const thisMachine = () => createHash('sha256').update(hostname()).digest('hex').slice(0, 16);
 
 const holderOf = (lockPath: string) => {
   try {
@@ -102,7 +106,7 @@ const holderOf = (lockPath: string) => {
 /** Whether a release lock's holder is a process of this machine that no longer runs. */
 function holderIsGone(lockPath: string) {
   const [host, pid] = holderOf(lockPath).split(' ');
-  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  if (host !== thisMachine() || !/^\d+$/.test(pid ?? '')) return false;
   try {
     process.kill(Number(pid), 0);
     return false;

@@ -9,7 +9,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { openMigratedDatabase } from 'api';
@@ -17,7 +17,7 @@ import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { remotes } from '@gift/federation';
 import { postgresLedger } from '../ledger/ledger.ts';
-import { ledgerOf, watchRollback } from '../ledger/switches.ts';
+import { ledgerOf, thisMachine, watchRollback } from '../ledger/switches.ts';
 import {
   ReleaseError,
   liveVersion,
@@ -172,7 +172,7 @@ describe('releasing a remote', () => {
     mkdirSync(join(folder, '.release.lock'), { recursive: true });
     // A release that was killed: its process is gone, its lock and half-copied build are left.
     const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
-    writeFileSync(join(folder, '.release.lock.holder'), `${hostname()} ${gone}`);
+    writeFileSync(join(folder, '.release.lock.holder'), `${thisMachine()} ${gone}`);
     mkdirSync(join(folder, `.incoming-${gone}-1`, 'assets'), { recursive: true });
     writeFileSync(join(folder, `.incoming-${gone}-1`, 'assets', 'half.js'), 'export const half');
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -182,7 +182,7 @@ describe('releasing a remote', () => {
     // Not after the lock goes stale (a minute without updates): at once.
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(String(warned.mock.calls[0]?.[0])).toBe(
-      `Took over vendor's release lock from a release that is gone (${hostname()} ${gone}).`,
+      `Took over vendor's release lock from a release that is gone (${thisMachine()} ${gone}).`,
     );
     warned.mockRestore();
     expect(said).toContain(`Removed .incoming-${gone}-1, left by a release that was stopped midway.`);
@@ -193,7 +193,7 @@ describe('releasing a remote', () => {
     const settings = workspace();
     const folder = join(settings.remotesDir, 'vendor');
     mkdirSync(join(folder, '.release.lock'), { recursive: true });
-    writeFileSync(join(folder, '.release.lock.holder'), `${hostname()} ${process.pid}`);
+    writeFileSync(join(folder, '.release.lock.holder'), `${thisMachine()} ${process.pid}`);
     const waiting = release(settings, 'vendor', unchecked);
     let done = false;
     void waiting.then(() => (done = true));
