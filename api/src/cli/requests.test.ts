@@ -64,6 +64,17 @@ describe('the operators’ CLI', () => {
     expect(await terminal('show', reference)).toContain('Ann\\u{1b}[2J\\u{1b}]52;c;cm0gLXJmIH4=\\u{7} \\u{9b}31m');
   });
 
+  it('shows why a waiting email has not gone yet, its last error made printable', async () => {
+    await db
+      .updateTable('email_outbox')
+      .set({ attempts: 2, last_error: 'Error: connect ECONNREFUSED 127.0.0.1:25\u001b[2J' })
+      .execute();
+    expect(await terminal('outbox')).toMatch(
+      /waiting \(2 tries, Error: connect ECONNREFUSED 127\.0\.0\.1:25\\u\{1b\}\[2J\)/,
+    );
+    await db.updateTable('email_outbox').set({ attempts: 0, last_error: null }).execute();
+  });
+
   it('never shows a confirmation link, sent or not', async () => {
     for (const args of [['outbox'], ['outbox', '1'], ['outbox', '--json']]) {
       const output = await terminal(...args);

@@ -200,7 +200,7 @@ async function main(argv: string[]) {
           ? 'sent'
           : email.failed_at
             ? `FAILED: ${printable(email.last_error ?? '')}`
-            : `waiting (${email.attempts} tries)`;
+            : `waiting (${email.attempts} tries${email.last_error ? `, ${printable(email.last_error)}` : ''})`;
         console.log(
           `${String(email.id).padStart(5)}  ${email.created_at.slice(0, 16)}  ${state.padEnd(20)}  ${printable(email.to_address)}  ${printable(email.subject)}`,
         );

@@ -129,6 +129,7 @@ export async function deliverDueEmails(
 ) {
   const due = await claimDue(db, 'email_outbox', { now, leaseMs, limit: 20 });
   let sent = 0;
+  let lastError: string | undefined;
   for await (const email of whileClaimed(db, 'email_outbox', due, leaseMs)) {
     try {
       const { id, to_address: to, subject, body_text: text } = email;
@@ -148,6 +149,7 @@ export async function deliverDueEmails(
         .execute();
       sent++;
     } catch (error) {
+      lastError = String(error).slice(0, 500);
       const attempts = email.attempts + 1;
       const givenUp = attempts >= maxAttempts;
       await db
@@ -164,5 +166,5 @@ export async function deliverDueEmails(
         .execute();
     }
   }
-  return { due: due.length, sent };
+  return { due: due.length, sent, lastError };
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { fieldData } from '../field-data/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
+import { isDatabaseAway } from '../http/errors.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 import { createTransport, deliverDueEmails } from './outbox.ts';
 
@@ -24,16 +25,37 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
   // Which instance holds the purge's lease, in the table every instance reads.
   const instance = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+  // What fails now, said once at warn when it starts and once when it ends, not at every run: the database, sending
+  // mail, delivering webhook events.
+  const failing = new Map<string, number>();
+  const failed = (what: string, reason: string) => {
+    if (failing.has(what)) return;
+    failing.set(what, Date.now());
+    log.warn({ reason }, `${what} fails: ${reason}; tried again every ${config.outboxIntervalMs / 1000} s`);
+  };
+  const works = (what: string) => {
+    const since = failing.get(what);
+    if (since === undefined) return;
+    failing.delete(what);
+    log.warn({ seconds: Math.round((Date.now() - since) / 1000) }, `${what} works again`);
+  };
+
   const run = () => {
     if (stopped || running) return;
     running = (async () => {
       try {
-        const { due, sent } = await deliverDueEmails(db, transport, config.mailFrom, new Date(), config.outboxLeaseMs);
+        const mail = await deliverDueEmails(db, transport, config.mailFrom, new Date(), config.outboxLeaseMs);
+        works('the outbox (its database)');
+        const { due, sent, lastError } = mail;
         if (due) log.info({ due, sent, transport: transport.describe }, 'outbox delivered');
+        if (sent) works('sending mail');
+        else if (lastError) failed('sending mail', lastError);
         if (config.webhookUrl) {
           const target = { url: config.webhookUrl, secrets: config.webhookSecrets, timeoutMs: config.webhookTimeoutMs };
           const events = await deliverDueWebhooks(db, target);
-          if (events.due) log.info(events, 'webhook events delivered');
+          if (events.due) log.info({ due: events.due, delivered: events.delivered }, 'webhook events delivered');
+          if (events.delivered) works('delivering webhook events');
+          else if (events.lastError) failed('delivering webhook events', events.lastError);
         }
         // Once an hour across all instances: whichever takes the lease when it has lapsed.
         if (await takeLease(db, 'hourly-purge', instance, new Date(), purgeEveryMs)) {
@@ -45,7 +67,8 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
           if (field.raw || field.hours) log.info(field, 'field data past its retention deleted');
         }
       } catch (error) {
-        log.error({ err: error }, 'outbox run failed; it will try again');
+        if (isDatabaseAway(error as Error)) failed('the outbox (its database)', (error as Error).message);
+        else log.error({ err: error }, 'outbox run failed; it will try again');
       } finally {
         running = undefined;
       }

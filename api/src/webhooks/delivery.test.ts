@@ -133,7 +133,7 @@ describe('webhook deliveries to the platform’s back end', () => {
   it('retry with growing waits after a failure, and a receiver that fails twice gets each event', async () => {
     reset('fail-twice');
     const { db } = await twoEvents();
-    expect(await deliverDueWebhooks(db, target())).toEqual({ due: 2, delivered: 0 });
+    expect(await deliverDueWebhooks(db, target())).toEqual({ due: 2, delivered: 0, lastError: 'answered 503' });
     let [first] = await rows(db);
     expect(first).toMatchObject({ attempts: 1, last_status: 503, last_error: 'answered 503', delivered_at: null });
     // Not due again before its wait is over.

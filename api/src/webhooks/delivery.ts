@@ -41,6 +41,7 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
   const leaseMs = 20 * target.timeoutMs + 60_000;
   const due = await claimDue(db, 'webhook_deliveries', { now, leaseMs, limit: 20 });
   let delivered = 0;
+  let lastError: string | undefined;
   for await (const delivery of whileClaimed(db, 'webhook_deliveries', due, leaseMs)) {
     const attempts = delivery.attempts + 1;
     let status: number | null = null;
@@ -57,6 +58,7 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
           : (cause?.code ?? cause?.message ?? String(caught));
     }
     if (!error) delivered++;
+    else lastError = error.slice(0, 500);
     const givenUp = error !== null && attempts >= maxWebhookAttempts;
     await db
       .updateTable('webhook_deliveries')
@@ -72,7 +74,7 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
       .where('id', '=', delivery.id)
       .execute();
   }
-  return { due: due.length, delivered };
+  return { due: due.length, delivered, lastError };
 }
 
 /** Queues a delivery again at once, with a fresh count of tries (the CLI's `webhooks resend <id>`). */
