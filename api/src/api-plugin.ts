@@ -5,7 +5,7 @@ import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
 import { deletionRequestRoutes } from './deletion-requests/routes.ts';
-import { apiErrorHandler } from './http/errors.ts';
+import { apiErrorHandler, databaseNotReached } from './http/errors.ts';
 import { rateLimitsFor } from './http/guards.ts';
 import { formContentType, formOutcomeCookies, parseFormBody } from './http/form-posts.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -25,9 +25,12 @@ export async function apiPlugin(
     db,
     config,
     knownVersion,
+    databaseReady = () => true,
   }: {
     db: Db;
     config: ApiConfig;
+    /** False until the database was reached and migrated at start-up: requests that need it answer 503 until then. */
+    databaseReady?: () => boolean;
     /** Which versions of each remote the site serves (the site server knows); the release tables' otherwise. */
     knownVersion?: KnownVersion;
   },
@@ -52,10 +55,15 @@ export async function apiPlugin(
     reply.code(404).send({ error: 'Not Found', message: `No API route ${request.method} ${request.url}` }),
   );
 
-  const outbox = startOutboxWorker(db, config, app.log);
+  const outbox = startOutboxWorker(db, config, app.log, databaseReady);
   app.addHook('onClose', async () => outbox.stop());
 
-  healthRoutes(app, { db });
+  healthRoutes(app, { db, databaseReady });
+  // Before the database was first reached, every route that needs it answers as it does while the database is away
+  // (the route's own error handler: a native form gets its page back with what was typed).
+  app.addHook('preHandler', async (request) => {
+    if (!databaseReady() && !request.url.startsWith(`${app.prefix}/health`)) throw databaseNotReached();
+  });
   // The form-outcome cookies are read and set through @fastify/cookie: the host's (the site server registers it for
   // its pages too), or the API's own when it runs alone.
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);

@@ -4,6 +4,7 @@
  */
 export { readConfig, readJudgeSettings, type ApiConfig } from './config.ts';
 export { databaseName, openMigratedDatabase, type Db } from './db/database.ts';
+export { faultReason, isDatabaseAway, outageLog } from './db/faults.ts';
 export { fieldData, fieldDataRetention, type VersionFigures } from './field-data/repository.ts';
 export type { KnownVersion } from './field-data/routes.ts';
 export {

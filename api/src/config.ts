@@ -1,7 +1,10 @@
 import { defaultJudgeSettings, type JudgeSettings } from './judge/judge.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processSecret } from './deletion-requests/email.ts';
+import { defaultDatabaseTimeouts, type DatabaseTimeouts } from './db/database.ts';
 
 /** Every setting comes from the environment; docs/configuration.md lists them with these defaults. */
 export interface ApiConfig {
@@ -29,8 +32,15 @@ export interface ApiConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   outboxIntervalMs: number;
-  /** How long a worker holds the emails it claimed before another instance may send them. */
+  /** How long a worker holds the emails it claimed before another instance may send them (renewed as it sends). */
   outboxLeaseMs: number;
+  /**
+   * INSTANCE_NAME: this instance among those sharing the database, the same after a restart (by default the host's
+   * name and the port): it takes back its own claims on the queues when it starts again.
+   */
+  instanceName: string;
+  /** How long PostgreSQL may keep a request or a worker waiting: to connect, for a statement, for a lock. */
+  databaseTimeouts: DatabaseTimeouts;
   /** Longest a client may take to send one whole request (slow bodies are cut off with 408). */
   requestTimeoutMs: number;
   /**
@@ -191,6 +201,15 @@ function required(env: NodeJS.ProcessEnv, name: string, fallback: string, why: s
 }
 
 /** The workspace's root: its `.data` is where `pnpm start`, `pnpm dev` and the operators' commands all keep data. */
+/**
+ * The host and the port this instance listens on: unique among the running instances, the same after a restart. A
+ * process that names no port (a test) gets a name of its own.
+ */
+function defaultInstanceName(env: NodeJS.ProcessEnv) {
+  const port = env.API_PORT || env.PORT;
+  return port ? `${hostname()}:${port}` : `${hostname()}:pid-${process.pid}-${randomUUID().slice(0, 8)}`;
+}
+
 export const workspaceRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspaceRoot): ApiConfig {
@@ -220,7 +239,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspac
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Giftwell <no-reply@giftwell.example>',
     outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
-    outboxLeaseMs: integer(env.OUTBOX_LEASE_MS, 600_000),
+    outboxLeaseMs: integer(env.OUTBOX_LEASE_MS, 30_000),
+    instanceName: env.INSTANCE_NAME || defaultInstanceName(env),
+    databaseTimeouts: {
+      connectMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, defaultDatabaseTimeouts.connectMs),
+      statementMs: integer(env.DATABASE_STATEMENT_TIMEOUT_MS, defaultDatabaseTimeouts.statementMs),
+      lockMs: integer(env.DATABASE_LOCK_TIMEOUT_MS, defaultDatabaseTimeouts.lockMs),
+    },
     requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 10_000),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     logHashSecret: required(

@@ -1,12 +1,16 @@
 import { readConfig } from './config.ts';
-import { openMigratedDatabase } from './db/database.ts';
+import { openDatabaseWhenReachable } from './db/database.ts';
 import { createApiServer, loggerOptions } from './server.ts';
 import { closeOnSignal } from './shutdown.ts';
 
 const config = readConfig();
-const db = await openMigratedDatabase(config);
-const app = await createApiServer({ db, config, logger: loggerOptions(config.logLevel) });
+// Listening before the database is reached: requests that need it answer 503 until then (a balancer keeps the
+// instance out while /api/health says so), and the database is tried again with backoff instead of the process
+// ending and a supervisor starting it in a loop.
+const { db, migrate, ready } = await openDatabaseWhenReachable(config);
+const app = await createApiServer({ db, config, logger: loggerOptions(config.logLevel), databaseReady: ready });
 
 closeOnSignal(app, db);
 
 await app.listen({ port: Number(process.env.API_PORT ?? 3001), host: process.env.HOST ?? '127.0.0.1' });
+await migrate(app.log);

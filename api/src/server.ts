@@ -104,11 +104,13 @@ export async function createApiServer({
   config,
   logger,
   knownVersion,
+  databaseReady,
 }: {
   db: Db;
   config: ApiConfig;
   logger?: FastifyServerOptions['logger'];
   knownVersion?: KnownVersion;
+  databaseReady?: () => boolean;
 }) {
   const app = Fastify({
     logger: logger ?? false,
@@ -122,6 +124,6 @@ export async function createApiServer({
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cross-Origin-Resource-Policy', 'same-origin');
   });
-  await app.register(apiPlugin, { prefix: apiPrefix, db, config, knownVersion });
+  await app.register(apiPlugin, { prefix: apiPrefix, db, config, knownVersion, databaseReady });
   return app;
 }

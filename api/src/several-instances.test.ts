@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimDue, takeLease } from './db/claims.ts';
+import { claimDue, releaseOwnClaims, whileClaimed, takeLease } from './db/claims.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
 import { deliverDueEmails, messageIdOf, type MailTransport } from './mail/outbox.ts';
 import { postgresDatabase, postgresServer } from '../test/databases.ts';
@@ -97,20 +97,61 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
     const now = new Date();
     // This worker claims the email, then dies before sending it.
-    expect(await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 20 })).toHaveLength(1);
+    expect(await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 20, holder: 'dead' })).toHaveLength(1);
     const sent: string[] = [];
     const transport: MailTransport = { describe: 'sink', send: async ({ messageId }) => void sent.push(messageId) };
-    expect(await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(now.getTime() + 59_000))).toEqual({
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    expect(await deliverDueEmails(db, transport, 'x@giftwell.example', at(59_000), 60_000, 'other')).toMatchObject({
       due: 0,
       sent: 0,
     });
-    expect(await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(now.getTime() + 61_000))).toEqual({
+    expect(await deliverDueEmails(db, transport, 'x@giftwell.example', at(61_000), 60_000, 'other')).toMatchObject({
       due: 1,
       sent: 1,
     });
     const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
     expect(sent).toEqual([messageIdOf(row, 'Giftwell <no-reply@giftwell.example>')]);
     expect(sent[0]).toMatch(/^<outbox-\d+-\d+@giftwell\.example>$/);
+    await db.destroy();
+  });
+
+  it('take back their own claims at once when they start again, and only theirs', async () => {
+    const db = await open();
+    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
+    await deletionRequests(db).submit({ name: 'B', email: 'bo@example.com', reason: 'r' });
+    const now = new Date();
+    const [first] = await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 1, holder: 'host:3001' });
+    await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 1, holder: 'host:3002' });
+    // host:3001 was killed mid-batch and starts again: its email is due at once, host:3002's keeps its lease.
+    expect(await releaseOwnClaims(db, 'host:3001')).toBe(1);
+    const again = await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 20, holder: 'host:3001' });
+    expect(again.map((row) => row.id)).toEqual([first!.id]);
+    await db.destroy();
+  });
+
+  it('renew their claim while a slow batch runs, and send nothing another worker took meanwhile', async () => {
+    const db = await open();
+    for (const name of ['A', 'B', 'C']) {
+      await deletionRequests(db).submit({ name, email: `${name}@example.com`, reason: 'r' });
+    }
+    const leaseMs = 600;
+    const rows = await claimDue(db, 'email_outbox', { now: new Date(), leaseMs, limit: 20, holder: 'slow' });
+    expect(rows).toHaveLength(3);
+    const yielded: number[] = [];
+    for await (const row of whileClaimed(db, 'email_outbox', rows, { leaseMs, holder: 'slow' })) {
+      yielded.push(row.id);
+      // A send that takes 400 ms: two of them outlast the first lease, which is renewed before the second.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const left = rows.slice(yielded.length - 1).map((one) => one.id);
+      const held = await db.selectFrom('email_outbox').select('claimed_until').where('id', 'in', left).execute();
+      expect(held.every((one) => one.claimed_until! > new Date().toISOString())).toBe(true);
+      if (yielded.length === 2) {
+        // Another worker takes the last row (as if the lease had lapsed): it is not sent here.
+        await db.updateTable('email_outbox').set({ claimed_by: 'other' }).where('id', '=', rows[2]!.id).execute();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+    expect(yielded).toEqual([rows[0]!.id, rows[1]!.id]);
     await db.destroy();
   });
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { closeOnSignal, databaseName, loggerOptions, openMigratedDatabase } from 'api';
+import { closeOnSignal, databaseName, loggerOptions, openDatabaseWhenReachable } from 'api';
 import { postgresLedger } from './ledger/ledger.ts';
 import { buildCache } from './remotes/build-cache.ts';
 import { databaseReleases, type DatabaseReleases } from './remotes/database-releases.ts';
@@ -11,7 +11,9 @@ import { startReleaseWatch } from './watch/release-watch.ts';
 
 const settings = siteSettings(process.env, fileURLToPath(new URL('../..', import.meta.url)));
 const { root, config, remotesDir, manifestFile, remotesBaseUrl, followsDatabase } = settings;
-const db = await openMigratedDatabase(config);
+// The database is reached and migrated in the background, tried again with backoff while it is away: pages are served
+// meanwhile, and what needs the database answers 503 until then.
+const { db, migrate, ready } = await openDatabaseWhenReachable(config);
 let releases: DatabaseReleases | undefined;
 
 const app = await createSiteServer({
@@ -29,7 +31,7 @@ const app = await createSiteServer({
     : undefined,
   logger: loggerOptions(settings.logLevel),
   trustProxy: config.trustProxy,
-  api: { db, config },
+  api: { db, config, databaseReady: ready },
 });
 
 // The release watch (deployed remotes only): a promoted version that made things worse in the field is rolled back
@@ -48,6 +50,7 @@ if (remotesDir && (manifestFile || followsDatabase)) {
     ...settings.watch,
     rule: config.releaseWatch,
     webhooks: Boolean(config.webhookUrl),
+    databaseReady: ready,
   });
   app.addHook('onClose', async () => stop());
 }
@@ -65,3 +68,4 @@ closeOnSignal(app, db);
 
 await app.listen({ port: settings.port, host: settings.host });
 console.log(`The site is running at http://${settings.host}:${settings.port} (data in ${databaseName(config)})`);
+await migrate(app.log);

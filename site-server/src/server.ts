@@ -11,6 +11,8 @@ import { apiPrefix } from '@gift/contracts';
 import { manifestPath, type RemotesManifest } from '@gift/federation';
 import {
   apiPlugin,
+  databaseHealth,
+  databaseName,
   formOutcomeCookies,
   httpServerOptions,
   logEachRequest,
@@ -47,7 +49,7 @@ export interface SiteServerOptions {
   releases?: (log: FastifyBaseLogger) => ReleasesSource;
   logger?: FastifyServerOptions['logger'];
   /** The API service, mounted at `/api` on the same origin. */
-  api?: { db: Db; config: ApiConfig };
+  api?: { db: Db; config: ApiConfig; databaseReady?: () => boolean };
   /** X-Forwarded-* hops to believe: a number of proxies in front, or their addresses (see the API's config). */
   trustProxy?: false | number | string;
   /** Origins remotes may be loaded from besides this one (a CDN); the CSP and the shell allow exactly these. */
@@ -119,7 +121,15 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   readSplits = manifest.splits ?? readSplits;
   const readManifest = manifest.read;
   const siteCohorts = cohorts();
-  serveHealth(app, { readManifest, status: manifest.status, healthToken: options.healthToken });
+  serveHealth(app, {
+    readManifest,
+    status: manifest.status,
+    healthToken: options.healthToken,
+    database: options.api && {
+      name: databaseName(options.api.config),
+      health: () => databaseHealth(options.api!.db, options.api!.databaseReady),
+    },
+  });
   const previews = registerPreviews(app, {
     secret: options.previewSecret,
     remotesDir: options.remotesDir,

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from 'api/commands';
 import { siteRoleOf } from './previews/overrides.ts';
@@ -22,7 +23,9 @@ function minutes(env: NodeJS.ProcessEnv, name: string, fallback: number) {
 }
 
 export function siteSettings(env: NodeJS.ProcessEnv, root: string) {
-  const config = readConfig(env, root);
+  const port = Number(env.PORT ?? 4173);
+  // This server among those sharing the database, the same after a restart: it takes back its own claims at once.
+  const config = { ...readConfig(env, root), ...(env.INSTANCE_NAME ? {} : { instanceName: `${hostname()}:${port}` }) };
   const { REMOTES_DIR, REMOTES_MANIFEST, REMOTES_BASE_URL } = env;
   // Deployed remotes with PostgreSQL: the releases live in its tables, which every site server follows; a CDN's
   // REMOTES_BASE_URL is where this server fetches the server builds it lacks, into REMOTES_DIR (by default its data
@@ -37,7 +40,7 @@ export function siteSettings(env: NodeJS.ProcessEnv, root: string) {
   const fromCdn = /^https?:\/\//.test(REMOTES_BASE_URL ?? '');
   return {
     root,
-    port: Number(env.PORT ?? 4173),
+    port,
     host: env.HOST ?? '127.0.0.1',
     /** The API's settings (its database, secrets, proxies, limits). */
     config,

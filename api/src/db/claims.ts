@@ -7,14 +7,15 @@ const queues = { email_outbox: 'sent_at', webhook_deliveries: 'delivered_at' } a
 type Queue = keyof typeof queues;
 
 /**
- * Claims up to `limit` due rows of a queue for this worker until `now + leaseMs`, oldest first, in one statement:
+ * Claims up to `limit` due rows of a queue for `holder` until `now + leaseMs`, oldest first, in one statement:
  * rows another worker holds are skipped (on PostgreSQL `FOR UPDATE SKIP LOCKED`; SQLite runs one writer at a
- * time). A worker that dies leaves its rows to the others once the lease lapses.
+ * time). A worker that dies leaves its rows to the others once the lease lapses, or to itself at once when it starts
+ * again (`releaseOwnClaims`).
  */
 export async function claimDue<Q extends Queue>(
   db: Db,
   queue: Q,
-  { now, leaseMs, limit }: { now: Date; leaseMs: number; limit: number },
+  { now, leaseMs, limit, holder }: { now: Date; leaseMs: number; limit: number; holder: string },
 ): Promise<Selectable<Database[Q]>[]> {
   const at = now.toISOString();
   const due = sql`select id from ${sql.table(queue)}
@@ -25,7 +26,7 @@ export async function claimDue<Q extends Queue>(
   if ((await sql`${due} 1`.execute(db)).rows.length === 0) return [];
   const skipLocked = db.getExecutor().adapter instanceof PostgresAdapter ? sql`for update skip locked` : sql``;
   const claimed = await sql<Selectable<Database[Q]>>`update ${sql.table(queue)}
-    set claimed_until = ${new Date(now.getTime() + leaseMs).toISOString()}
+    set claimed_until = ${new Date(now.getTime() + leaseMs).toISOString()}, claimed_by = ${holder}
     where id in (${due} ${limit} ${skipLocked})
     returning *`.execute(db);
   const id = (row: Selectable<Database[Q]>) => (row as { id: number }).id;
@@ -33,24 +34,67 @@ export async function claimDue<Q extends Queue>(
 }
 
 /**
- * The claimed rows, one at a time, for as long as the claim safely holds: once half the lease has passed, the rest
- * are released for any worker to take at once. No row is sent after its lease could have lapsed and another
- * worker taken it (a slow mail server made a batch outlast a short lease, and two instances sent the same email).
+ * The claimed rows, one at a time, for as long as the claim safely holds: the lease is renewed for the rows left
+ * every third of it, and only the rows it still holds are sent (a renewal that fails, the database away, ends the
+ * batch: the rest wait for their lease to lapse). No row is sent after its lease could have lapsed and another worker
+ * taken it (a slow mail server made a batch outlast a short lease, and two instances sent the same email).
  */
 export async function* whileClaimed<T extends { id: number }>(
   db: Db,
   queue: Queue,
   rows: T[],
-  leaseMs: number,
+  { leaseMs, holder }: { leaseMs: number; holder: string },
 ): AsyncGenerator<T> {
-  const safeUntil = Date.now() + leaseMs / 2;
+  let renewed = Date.now();
+  let held = new Set(rows.map((row) => row.id));
   for (const [index, row] of rows.entries()) {
-    if (Date.now() > safeUntil) {
-      const rest = rows.slice(index).map((left) => left.id);
-      await sql`update ${sql.table(queue)} set claimed_until = null where id in (${sql.join(rest)})`.execute(db);
-      return;
+    if (Date.now() - renewed > leaseMs / 3) {
+      const rest = rows.slice(index).filter((left) => held.has(left.id));
+      if (rest.length === 0) return;
+      const now = new Date();
+      let still: { id: number }[];
+      try {
+        ({ rows: still } = await sql<{ id: number }>`update ${sql.table(queue)}
+          set claimed_until = ${new Date(now.getTime() + leaseMs).toISOString()}
+          where id in (${sql.join(rest.map((left) => left.id))}) and claimed_by = ${holder}
+            and claimed_until > ${now.toISOString()}
+          returning id`.execute(db));
+      } catch {
+        return;
+      }
+      renewed = now.getTime();
+      held = new Set(still.map((left) => Number(left.id)));
     }
-    yield row;
+    if (held.has(row.id)) yield row;
+  }
+}
+
+/** Lets go of what `holder` claimed and did not finish: a restarted instance takes back its own rows at once. */
+export async function releaseOwnClaims(db: Db, holder: string) {
+  let released = 0;
+  for (const [queue, done] of Object.entries(queues)) {
+    const result = await sql`update ${sql.table(queue)} set claimed_until = null
+      where claimed_by = ${holder} and claimed_until is not null and ${sql.ref(done)} is null`.execute(db);
+    released += Number(result.numAffectedRows ?? 0);
+  }
+  return released;
+}
+
+/**
+ * Runs `record` (what marks a row done once its send succeeded) until it works, waiting 0.2 s, 0.4 s … up to 2 s
+ * between tries while the database is away, for at most `forMs` (the time the row's claim keeps others off): a mail
+ * that was sent is not sent again because marking it sent failed once. False when it never worked.
+ */
+export async function recordSurely(record: () => Promise<unknown>, forMs: number, isAway: (error: Error) => boolean) {
+  const until = Date.now() + forMs;
+  for (let wait = 200; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      await record();
+      return true;
+    } catch (error) {
+      if (!isAway(error as Error) || Date.now() + wait > until) return false;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }
 

@@ -1,8 +1,13 @@
+import { spawn } from 'node:child_process';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { freePort, postgresDatabaseUrl, postgresServer } from '../../test/databases.ts';
-import { outcomeIn, testApi } from '../../test/app.ts';
+import { freePort, postgresDatabaseUrl, postgresServer, sqliteDatabase } from '../../test/databases.ts';
+import { outcomeIn, testApi, validBody } from '../../test/app.ts';
+import { deletionRequests } from '../deletion-requests/repository.ts';
+import { deliverDueEmails, type MailTransport } from '../mail/outbox.ts';
 import { openDatabase, openMigratedDatabase } from './database.ts';
 
 const postgres = await postgresServer();
@@ -70,6 +75,191 @@ describe.runIf(postgres)('the API while PostgreSQL is away', () => {
       message: /try again in a moment/,
       values: { name: 'Ann Lee', email: 'ann@example.com', reason: 'Moving on.' },
     });
+    await app.close();
+    await db.destroy();
+  });
+});
+
+describe.runIf(postgres)('a slow database', () => {
+  it('answers a request that waits on a lock 503 within the lock timeout, and health on its own connection at once', async () => {
+    const databaseUrl = await postgresDatabaseUrl(postgres!.url);
+    await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
+    const db = await openDatabase({
+      databaseUrl,
+      dataDir: '',
+      databaseTimeouts: { connectMs: 1_000, statementMs: 3_000, lockMs: 500 },
+    });
+    const { app } = await testApi(db);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query('begin');
+    await admin.query('lock table deletion_requests in access exclusive mode');
+    const started = performance.now();
+    // More requests than the pool has connections: each waits for the lock, none for ever.
+    const posts = await Promise.all(
+      Array.from({ length: 14 }, (_, index) =>
+        fetch(`${base}/delete-account`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...validBody, email: `locked-${index}@example.com` }),
+        }),
+      ),
+    );
+    const health = await fetch(`${base}/health`);
+    const took = performance.now() - started;
+    expect(posts.map((post) => post.status)).toEqual(Array(14).fill(503));
+    expect(posts[0]!.headers.get('retry-after')).toBe('5');
+    expect(took).toBeLessThan(2_500);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'degraded', fault: /55P03|lock/ });
+    await admin.query('rollback');
+    await admin.end();
+    const after = await fetch(`${base}/delete-account`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validBody),
+    });
+    expect(after.status).toBe(202);
+    await app.close();
+    await db.destroy();
+  });
+
+  it('marks a sent email sent when the database went away just then, and sends it once', async () => {
+    const databaseUrl = await postgresDatabaseUrl(postgres!.url);
+    await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
+    const relay = await relayTo(databaseUrl);
+    const db = await openDatabase({ databaseUrl: relay.url, dataDir: '' });
+    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      describe: 'sink',
+      async send({ messageId }) {
+        sent.push(messageId);
+        // The mail server took it; now the database is away for a second.
+        await relay.cut();
+        setTimeout(() => void relay.open(), 1_000);
+      },
+    };
+    const result = await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 30_000, 'test');
+    expect(result).toMatchObject({ due: 1, sent: 1, notRecorded: [] });
+    const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ attempts: 0, last_error: null, claimed_until: null });
+    expect(row.sent_at).not.toBeNull();
+    const later = new Date(Date.now() + 3_600_000);
+    expect(await deliverDueEmails(db, transport, 'x@giftwell.example', later)).toMatchObject({ due: 0 });
+    expect(sent).toHaveLength(1);
+    await db.destroy();
+    await relay.cut();
+  });
+});
+
+/**
+ * A relay to PostgreSQL on a port of its own: `cut` ends its connections and stops listening (the database away),
+ * `open` listens again.
+ */
+async function relayTo(databaseUrl: string) {
+  const url = new URL(databaseUrl);
+  const target = { host: url.hostname, port: Number(url.port || 5432) };
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  const relay = {
+    url: url.toString(),
+    port,
+    open: () =>
+      new Promise<void>((resolve) => {
+        server = createServer((socket) => {
+          const upstream = createConnection(target);
+          for (const one of [socket, upstream]) {
+            sockets.add(one);
+            one.on('close', () => sockets.delete(one));
+            one.on('error', () => one.destroy());
+          }
+          socket.pipe(upstream).pipe(socket);
+        }).listen(port, '127.0.0.1', resolve);
+      }),
+    cut: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+      server = undefined;
+    },
+  };
+  await relay.open();
+  return relay;
+}
+
+describe.runIf(postgres)('an API started while PostgreSQL is away', () => {
+  it('listens at once, answers 503 until it is reached, says so once each way, and takes requests within 5 s after', async () => {
+    // The API names a relay to PostgreSQL that does not listen yet.
+    const relay = await relayTo(await postgresDatabaseUrl(postgres!.url));
+    await relay.cut();
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, DATABASE_URL: relay.url, API_PORT: String(port), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    try {
+      const base = `http://127.0.0.1:${port}/api`;
+      const post = () =>
+        fetch(`${base}/delete-account`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(validBody),
+        }).then((response) => response.status);
+      await vi.waitFor(async () => expect((await fetch(`${base}/health`)).status).toBe(503), {
+        timeout: 20_000,
+        interval: 200,
+      });
+      expect(await post()).toBe(503);
+      // Several tries (0.5 s, 1 s, 2 s …) and still alive.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(child.exitCode).toBeNull();
+      expect(log.match(/the database \(PostgreSQL [^)]+\) fails: .*ECONNREFUSED/g)).toHaveLength(1);
+      await relay.open();
+      const back = performance.now();
+      await vi.waitFor(async () => expect(await post()).toBe(202), { timeout: 8_000, interval: 100 });
+      expect(performance.now() - back).toBeLessThan(5_500);
+      expect(log).toMatch(/the database \(PostgreSQL [^)]+\) works again/);
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+      await relay.cut();
+    }
+  }, 40_000);
+});
+
+describe('SQLite on a full disk', () => {
+  it('answers 503 naming no internals, says SQLITE_FULL in health, and takes requests again once there is room', async () => {
+    const { db } = await sqliteDatabase();
+    const { app } = await testApi(db);
+    // No page more than the file has now: as a disk with no room left.
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    await sql.raw(`pragma max_page_count = ${rows[0]!.page_count}`).execute(db);
+    const statuses: number[] = [];
+    for (let index = 0; index < 200 && !statuses.includes(503); index++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/delete-account',
+        payload: { ...validBody, email: `full-${index}@example.com`, reason: 'x'.repeat(400) },
+      });
+      statuses.push(response.statusCode);
+      if (response.statusCode === 503) expect(response.headers['retry-after']).toBe('5');
+    }
+    expect(statuses).toContain(503);
+    expect(statuses.filter((status) => status !== 202 && status !== 503)).toEqual([]);
+    const health = await app.inject('/api/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toMatchObject({ status: 'degraded', fault: /SQLITE_FULL|full/ });
+    await sql.raw('pragma max_page_count = 1073741823').execute(db);
+    expect((await app.inject({ method: 'POST', url: '/api/delete-account', payload: validBody })).statusCode).toBe(202);
     await app.close();
     await db.destroy();
   });

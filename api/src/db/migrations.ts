@@ -347,6 +347,15 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-11-28-01-claim-holders': {
+    async up(db: Kysely<unknown>) {
+      // Who holds each claim of the queues: an instance that starts again takes back its own at once instead of
+      // waiting for their lease to lapse.
+      for (const table of ['email_outbox', 'webhook_deliveries']) {
+        await db.schema.alterTable(table).addColumn('claimed_by', 'varchar(128)').execute();
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

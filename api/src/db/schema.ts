@@ -80,6 +80,8 @@ export interface EmailOutboxTable {
   last_error: string | null;
   /** While a worker sends it: when its claim lapses and another worker may take the row. */
   claimed_until: string | null;
+  /** Which worker holds the claim (INSTANCE_NAME): it takes its own rows back when it starts again. */
+  claimed_by: string | null;
 }
 
 /** Events for the platform's back end, queued with the change they tell of and sent to WEBHOOK_URL. */
@@ -99,6 +101,8 @@ export interface WebhookDeliveryTable {
   last_status: number | null;
   last_error: string | null;
   claimed_until: string | null;
+  /** Which worker holds the claim (INSTANCE_NAME): it takes its own rows back when it starts again. */
+  claimed_by: string | null;
 }
 
 /** A job one instance runs at a time: the instance that holds it, until when. */

@@ -3,6 +3,7 @@ import type { FormOutcome } from '@gift/content';
 import { isFormPost, type FormOutcomeCookies } from './form-posts.ts';
 import { clientKey, postGuard, tooManyRequestsMessage, type rateLimit } from './guards.ts';
 import { textFormats, type TextFormat } from '@gift/contracts';
+import { isDatabaseAway, sawDatabaseFault } from '../db/faults.ts';
 
 function fieldOf(error: FastifyError): string | null {
   const [first] = error.validation ?? [];
@@ -45,22 +46,11 @@ export function clientError(
   return status < 500 ? { status, error: 'Bad Request', message: error.message } : undefined;
 }
 
-/**
- * Whether a failure is the database's absence, not a fault of ours or the request's: refused, ended or lost
- * connections, PostgreSQL shutting down or out of connections, SQLite's disk full or its file busy. The request's
- * transaction did not commit: nothing of it was kept, and the same request shortly after will do.
- */
-export function isDatabaseAway(error: Error): boolean {
-  const code = String((error as { code?: unknown }).code ?? '');
-  return (
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EPIPE|57P0[1-3]|08\w{3}|53300|SQLITE_(FULL|BUSY|IOERR\w*))$/.test(
-      code,
-    ) ||
-    /^Connection terminated|timeout exceeded when trying to connect|^Client has encountered a connection error/.test(
-      error.message,
-    )
-  );
-}
+export { isDatabaseAway } from '../db/faults.ts';
+
+/** The error of a request that needs the database before it was first reached: PostgreSQL's "cannot connect now". */
+export const databaseNotReached = () =>
+  Object.assign(new Error('the database has not been reached since this server started'), { code: '57P03' });
 
 /** Seconds a client is asked to wait before trying again while the database is away. */
 export const databaseRetryAfterSeconds = 5;
@@ -78,6 +68,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
     return reply.code(status).send(body);
   }
   if (isDatabaseAway(error)) {
+    sawDatabaseFault(error);
     request.log.warn({ why: error.message }, 'the database is away: answered 503');
     return reply
       .code(503)
@@ -97,7 +88,9 @@ export type RefusedOnPage = (request: FastifyRequest, message: string) => { page
  */
 export function formAwareErrors(outcomes: FormOutcomeCookies, refusedOnPage: RefusedOnPage) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const refused = clientError(error)?.message ?? (isDatabaseAway(error) ? databaseAwayMessage : undefined);
+    const away = isDatabaseAway(error);
+    if (away) sawDatabaseFault(error);
+    const refused = clientError(error)?.message ?? (away ? databaseAwayMessage : undefined);
     if (refused && isFormPost(request)) {
       const { page, outcome } = refusedOnPage(request, refused);
       return outcomes.redirect(request, reply, page, outcome);

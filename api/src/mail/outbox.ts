@@ -4,7 +4,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Transaction } from 'kysely';
 import { privateFolder, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { claimDue, whileClaimed } from '../db/claims.ts';
+import { claimDue, recordSurely, whileClaimed } from '../db/claims.ts';
+import { isDatabaseAway } from '../db/faults.ts';
 import { renderEmail } from './branded-email.tsx';
 import { contentFromText, textOf, type EmailContent } from './email-content.ts';
 import { withoutSecrets } from './secrets.ts';
@@ -76,12 +77,13 @@ export function writeDurably(path: string, data: Buffer | string) {
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
-    // Bounded waits, so that a batch of sends ends well within the claim's lease (see deliverDueEmails).
+    // Bounded waits, so that a send ends within the two thirds of the claim's lease left when it starts (see
+    // whileClaimed).
     const transporter: Transporter = nodemailer.createTransport({
       url: smtpUrl,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
+      connectionTimeout: 5_000,
+      greetingTimeout: 5_000,
+      socketTimeout: 10_000,
     });
     return {
       describe: `SMTP ${new URL(smtpUrl).host}`,
@@ -104,8 +106,11 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
   };
 }
 
-/** How long a worker holds the emails it claimed: longer than a batch of sends can take with the timeouts above. */
-export const defaultLeaseMs = 10 * 60_000;
+/**
+ * How long a worker's claim on the emails it took holds without renewal (renewed every third of it while its batch
+ * runs): a worker that dies delays its emails by this much at most.
+ */
+export const defaultLeaseMs = 30_000;
 
 /**
  * One Message-ID per queued email, the same on every attempt: a mail system that receives it twice (a worker died
@@ -126,28 +131,18 @@ export async function deliverDueEmails(
   from: string,
   now = new Date(),
   leaseMs = defaultLeaseMs,
+  holder = 'this worker',
 ) {
-  const due = await claimDue(db, 'email_outbox', { now, leaseMs, limit: 20 });
+  const due = await claimDue(db, 'email_outbox', { now, leaseMs, limit: 20, holder });
   let sent = 0;
   let lastError: string | undefined;
-  for await (const email of whileClaimed(db, 'email_outbox', due, leaseMs)) {
+  const notRecorded: number[] = [];
+  for await (const email of whileClaimed(db, 'email_outbox', due, { leaseMs, holder })) {
     try {
       const { id, to_address: to, subject, body_text: text } = email;
       // The HTML part is made now, from the text: a new request writes the text alone (see contentFromText).
       const { html } = renderEmail(contentFromText(subject, text));
       await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from) });
-      await db
-        .updateTable('email_outbox')
-        // The link has reached its reader: the outbox keeps the email without it.
-        .set({
-          sent_at: new Date().toISOString(),
-          last_error: null,
-          body_text: withoutSecrets(email.body_text),
-          claimed_until: null,
-        })
-        .where('id', '=', email.id)
-        .execute();
-      sent++;
     } catch (error) {
       lastError = String(error).slice(0, 500);
       const attempts = email.attempts + 1;
@@ -164,7 +159,27 @@ export async function deliverDueEmails(
         })
         .where('id', '=', email.id)
         .execute();
+      continue;
     }
+    // Sent: marked so, tried again while the database is away, so that it is not sent twice.
+    const recorded = await recordSurely(
+      () =>
+        db
+          .updateTable('email_outbox')
+          // The link has reached its reader: the outbox keeps the email without it.
+          .set({
+            sent_at: new Date().toISOString(),
+            last_error: null,
+            body_text: withoutSecrets(email.body_text),
+            claimed_until: null,
+          })
+          .where('id', '=', email.id)
+          .execute(),
+      leaseMs / 2,
+      isDatabaseAway,
+    );
+    if (recorded) sent++;
+    else notRecorded.push(email.id);
   }
-  return { due: due.length, sent, lastError };
+  return { due: due.length, sent, lastError, notRecorded };
 }

@@ -1,13 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../config.ts';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { takeLease } from '../db/claims.ts';
+import { releaseOwnClaims, takeLease } from '../db/claims.ts';
+import { faultReason, isDatabaseAway, outageLog, sawDatabaseFault } from '../db/faults.ts';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { fieldData } from '../field-data/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
-import { isDatabaseAway } from '../http/errors.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 import { createTransport, deliverDueEmails } from './outbox.ts';
 
@@ -18,44 +16,54 @@ const purgeEveryMs = 3_600_000;
  * change, and once an hour purges
  * unconfirmed requests and shared locations past their retention. `kick` sends at once after a new request is queued.
  */
-export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLogger) {
+export function startOutboxWorker(
+  db: Db,
+  config: ApiConfig,
+  log: FastifyBaseLogger,
+  databaseReady: () => boolean = () => true,
+) {
   const transport = createTransport(config);
   let running: Promise<void> | undefined;
   let stopped = false;
-  // Which instance holds the purge's lease, in the table every instance reads.
-  const instance = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // Which instance holds the purge's lease and the queues' claims, in the tables every instance reads: the same name
+  // after a restart, so that the instance takes back its own claims at once.
+  const instance = config.instanceName;
+  let ownClaimsReleased = false;
 
   // What fails now, said once at warn when it starts and once when it ends, not at every run: the database, sending
   // mail, delivering webhook events.
-  const failing = new Map<string, number>();
-  const failed = (what: string, reason: string) => {
-    if (failing.has(what)) return;
-    failing.set(what, Date.now());
-    log.warn({ reason }, `${what} fails: ${reason}; tried again every ${config.outboxIntervalMs / 1000} s`);
-  };
-  const works = (what: string) => {
-    const since = failing.get(what);
-    if (since === undefined) return;
-    failing.delete(what);
-    log.warn({ seconds: Math.round((Date.now() - since) / 1000) }, `${what} works again`);
+  const outage = outageLog(log);
+  const failed = (what: string, reason: string) =>
+    outage.failed(what, reason, `tried again every ${config.outboxIntervalMs / 1000} s`);
+  const works = outage.works;
+  const notRecorded = (what: string, ids: number[]) => {
+    if (ids.length)
+      log.error({ ids }, `${what} sent, but marking them so failed: they may be sent again (with the same id)`);
   };
 
   const run = () => {
-    if (stopped || running) return;
+    if (stopped || running || !databaseReady()) return;
     running = (async () => {
       try {
-        const mail = await deliverDueEmails(db, transport, config.mailFrom, new Date(), config.outboxLeaseMs);
+        if (!ownClaimsReleased) {
+          const released = await releaseOwnClaims(db, instance);
+          ownClaimsReleased = true;
+          if (released) log.warn({ released, instance }, 'took back what this instance claimed before it restarted');
+        }
+        const mail = await deliverDueEmails(db, transport, config.mailFrom, new Date(), config.outboxLeaseMs, instance);
         works('the outbox (its database)');
         const { due, sent, lastError } = mail;
         if (due) log.info({ due, sent, transport: transport.describe }, 'outbox delivered');
         if (sent) works('sending mail');
         else if (lastError) failed('sending mail', lastError);
+        notRecorded('emails', mail.notRecorded);
         if (config.webhookUrl) {
           const target = { url: config.webhookUrl, secrets: config.webhookSecrets, timeoutMs: config.webhookTimeoutMs };
-          const events = await deliverDueWebhooks(db, target);
+          const events = await deliverDueWebhooks(db, target, new Date(), instance);
           if (events.due) log.info({ due: events.due, delivered: events.delivered }, 'webhook events delivered');
           if (events.delivered) works('delivering webhook events');
           else if (events.lastError) failed('delivering webhook events', events.lastError);
+          notRecorded('webhook events', events.notRecorded);
         }
         // Once an hour across all instances: whichever takes the lease when it has lapsed.
         if (await takeLease(db, 'hourly-purge', instance, new Date(), purgeEveryMs)) {
@@ -67,8 +75,10 @@ export function startOutboxWorker(db: Db, config: ApiConfig, log: FastifyBaseLog
           if (field.raw || field.hours) log.info(field, 'field data past its retention deleted');
         }
       } catch (error) {
-        if (isDatabaseAway(error as Error)) failed('the outbox (its database)', (error as Error).message);
-        else log.error({ err: error }, 'outbox run failed; it will try again');
+        if (isDatabaseAway(error as Error)) {
+          sawDatabaseFault(error as Error);
+          failed('the outbox (its database)', faultReason(error as Error));
+        } else log.error({ err: error }, 'outbox run failed; it will try again');
       } finally {
         running = undefined;
       }

@@ -1,6 +1,7 @@
 import { signatureFor, signatureHeader } from '@gift/contracts/webhooks';
 import type { Db } from '../db/database.ts';
-import { claimDue, whileClaimed } from '../db/claims.ts';
+import { claimDue, recordSurely, whileClaimed } from '../db/claims.ts';
+import { isDatabaseAway } from '../db/faults.ts';
 import { retryDelayMs } from '../mail/outbox.ts';
 
 export interface WebhookTarget {
@@ -36,13 +37,15 @@ async function post(target: WebhookTarget, eventId: string, body: string, now: D
 }
 
 /** Sends the events that are due, oldest first; failures wait longer each time. Never throws. */
-export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = new Date()) {
-  // Claimed so that no other instance sends them too, for longer than a batch of timed-out tries can take.
-  const leaseMs = 20 * target.timeoutMs + 60_000;
-  const due = await claimDue(db, 'webhook_deliveries', { now, leaseMs, limit: 20 });
+export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = new Date(), holder = 'this worker') {
+  // Claimed so that no other instance sends them too, renewed while the batch runs: a try that starts within a third
+  // of the lease ends (timed out at worst) before the lease does.
+  const leaseMs = Math.max(30_000, 3 * target.timeoutMs);
+  const due = await claimDue(db, 'webhook_deliveries', { now, leaseMs, limit: 20, holder });
   let delivered = 0;
   let lastError: string | undefined;
-  for await (const delivery of whileClaimed(db, 'webhook_deliveries', due, leaseMs)) {
+  const notRecorded: number[] = [];
+  for await (const delivery of whileClaimed(db, 'webhook_deliveries', due, { leaseMs, holder })) {
     const attempts = delivery.attempts + 1;
     let status: number | null = null;
     let error: string | null = null;
@@ -60,21 +63,26 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
     if (!error) delivered++;
     else lastError = error.slice(0, 500);
     const givenUp = error !== null && attempts >= maxWebhookAttempts;
-    await db
-      .updateTable('webhook_deliveries')
-      .set({
-        attempts,
-        last_status: status,
-        last_error: error?.slice(0, 500) ?? null,
-        delivered_at: error ? null : new Date().toISOString(),
-        failed_at: givenUp ? now.toISOString() : null,
-        next_attempt_at: new Date(now.getTime() + webhookRetryDelayMs(attempts)).toISOString(),
-        claimed_until: null,
-      })
-      .where('id', '=', delivery.id)
-      .execute();
+    // Tried again while the database is away, so that a delivered event is not posted twice for it (the receiver
+    // deduplicates on the event’s id anyway: docs/operations.md).
+    const record = () =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({
+          attempts,
+          last_status: status,
+          last_error: error?.slice(0, 500) ?? null,
+          delivered_at: error ? null : new Date().toISOString(),
+          failed_at: givenUp ? now.toISOString() : null,
+          next_attempt_at: new Date(now.getTime() + webhookRetryDelayMs(attempts)).toISOString(),
+          claimed_until: null,
+        })
+        .where('id', '=', delivery.id)
+        .execute();
+    if (error) await record();
+    else if (!(await recordSurely(record, leaseMs / 2, isDatabaseAway))) notRecorded.push(delivery.id);
   }
-  return { due: due.length, delivered, lastError };
+  return { due: due.length, delivered, lastError, notRecorded };
 }
 
 /** Queues a delivery again at once, with a fresh count of tries (the CLI's `webhooks resend <id>`). */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { faultReason, outageLog } from 'api/commands';
 import { remoteEntryFile, remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { RefusedBuild, type BuildCache } from './build-cache.ts';
 import { isVersionName } from '../ledger/versions.ts';
@@ -76,6 +77,7 @@ export function databaseReleases({
   let ready: () => void;
   const firstSync = new Promise<void>((resolve) => (ready = resolve));
   let reconnectTimer: NodeJS.Timeout | undefined;
+  const outage = outageLog(log);
 
   /** The builds served here now (`folder/version`): the cache keeps them whatever its size. */
   const served = () => [
@@ -239,10 +241,15 @@ export function databaseReleases({
     } catch (error) {
       connection.end().catch(() => {});
       const next = Math.min(wait * 2, 10_000);
-      log.warn({ err: error, retryInMs: next }, 'cannot reach the releases in PostgreSQL; trying again');
+      outage.failed(
+        'following the releases in PostgreSQL',
+        faultReason(error as Error),
+        'the live versions read last are served; tried again with backoff up to 10 s',
+      );
       reconnectTimer = setTimeout(() => void connect(next), next);
       return;
     }
+    outage.works('following the releases in PostgreSQL');
     client = connection;
     // Whatever was switched while this server was not listening.
     await sync();

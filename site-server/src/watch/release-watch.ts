@@ -1,6 +1,15 @@
 // watch/: the release watch: a promoted version that made things worse in the field is rolled back, at the ledger.
 import type { FastifyBaseLogger } from 'fastify';
-import { defaultRule, judgeRelease, queueRollbackWebhook, type DecisionRule, type Db } from 'api/commands';
+import {
+  defaultRule,
+  faultReason,
+  isDatabaseAway,
+  judgeRelease,
+  outageLog,
+  queueRollbackWebhook,
+  type DecisionRule,
+  type Db,
+} from 'api/commands';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, watchRollback, type ReleaseSettings } from '../ledger/switches.ts';
 import { watchedRelease } from '../ledger/records.ts';
@@ -27,6 +36,8 @@ export interface ReleaseWatchOptions {
   /** Whether a rollback is told to WEBHOOK_URL. */
   webhooks: boolean;
   now?: () => Date;
+  /** False until the database was first reached: the watch waits. */
+  databaseReady?: () => boolean;
 }
 
 /** One look at every remote: rolls back what made things worse; resolves with what it rolled back. */
@@ -64,16 +75,24 @@ export async function watchReleases({
 
 /**
  * Looks every `intervalMs` (30 s) until stopped, at the releases under watch (unless `minutes` is 0) and the rollouts
- * under way; a failed look is logged and the next one tries again.
+ * under way; a failed look is logged and the next one tries again. While the database is away the watch pauses: said
+ * once at warn when it starts and once when it looks again (it decides nothing on what it could not read).
  */
 export function startReleaseWatch(options: ReleaseWatchOptions) {
   let running = false;
+  const outage = outageLog(options.log);
+  const paused = 'the release watch (its database)';
   const timer = setInterval(() => {
-    if (running) return;
+    if (running || options.databaseReady?.() === false) return;
     running = true;
     (options.minutes > 0 ? watchReleases(options) : Promise.resolve())
       .then(() => watchRollouts(options))
-      .catch((error: unknown) => options.log.error({ err: error }, 'release watch failed; it will look again'))
+      .then(() => outage.works(paused))
+      .catch((error: unknown) => {
+        if (isDatabaseAway(error as Error))
+          outage.failed(paused, faultReason(error as Error), 'it pauses and looks again every interval');
+        else options.log.error({ err: error }, 'release watch failed; it will look again');
+      })
       .finally(() => (running = false));
   }, options.intervalMs ?? 30_000);
   timer.unref();
