@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMigratedDatabase, type Db } from 'api';
-import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
+import { freePort, postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -72,12 +72,13 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     await ledger.switchTo('vendor', version, [{ version, event: { event: 'live', how: 'promote' } }]);
   }
 
-  function follow(options: { heartbeatMs?: number } = {}) {
+  function follow(options: { heartbeatMs?: number; cacheDir?: string; databaseUrl?: string } = {}) {
     log = logger();
-    const cacheDir = mkdtempSync(join(tmpdir(), 'site-cache-'));
+    const cacheDir = options.cacheDir ?? mkdtempSync(join(tmpdir(), 'site-cache-'));
     const cacheLog = log as unknown as FastifyBaseLogger;
     following = databaseReleases({
-      databaseUrl,
+      databaseUrl: options.databaseUrl ?? databaseUrl,
+      remotesDir: cacheDir,
       log: cacheLog,
       cache: buildCache({ dir: cacheDir, baseUrl: server.url, maxBytes: 10 * 1024 * 1024, log: cacheLog }),
       heartbeatMs: options.heartbeatMs ?? 60_000,
@@ -109,6 +110,32 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     expect(existsSync(join(cacheDir, 'vendor', live!, 'ssr', 'vendor-page.js'))).toBe(true);
     expect(existsSync(join(cacheDir, 'vendor', live!, 'mf-manifest.json'))).toBe(true);
     expect(existsSync(join(cacheDir, 'vendor', live!, 'assets', 'page.js'))).toBe(false);
+  });
+
+  it('starts while PostgreSQL is away with the live versions it served before, and says so', async () => {
+    const { following: before, cacheDir } = follow();
+    await before.ready();
+    const manifest = await before.read();
+    await before.close();
+    // Restarted with its database away (a port where nothing answers): it does not wait for it to serve pages.
+    const { following: after } = follow({
+      cacheDir,
+      databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/x`,
+    });
+    await after.ready();
+    expect(await after.read()).toEqual(manifest);
+    expect(after.status()).toMatchObject({
+      ok: false,
+      hasManifest: true,
+      problem: /not been read since this server started: it serves those it read last/,
+      live: { vendor: await ledger.liveVersion('vendor') },
+    });
+    // Said once, however many times it tries again meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    const said = log.warn.mock.calls.filter(([, text]) =>
+      /following the releases in PostgreSQL fails/.test(String(text)),
+    );
+    expect(said).toHaveLength(1);
   });
 
   it('switches as soon as a promote commits, from the notification alone', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
@@ -46,6 +46,53 @@ interface LiveRow {
 
 const isRemote = (name: string): name is RemoteName => (remoteNames as readonly string[]).includes(name);
 
+interface LastLive {
+  /** The manifest pages were composed with. */
+  serving: RemotesManifest;
+  /** The version of each remote (`folder: version`). */
+  versions: Record<string, string>;
+}
+
+/** Writes what is served now beside the builds (a temporary file renamed, so a crash leaves the old one whole). */
+function keepLastLive(
+  file: string,
+  serving: RemotesManifest,
+  versions: Record<string, string>,
+  log: FastifyBaseLogger,
+) {
+  try {
+    writeFileSync(`${file}.partial`, JSON.stringify({ serving, versions } satisfies LastLive));
+    renameSync(`${file}.partial`, file);
+  } catch (error) {
+    log.warn({ err: error }, 'the live versions could not be kept for a restart without the database');
+  }
+}
+
+/** The live versions a run before this one kept, when every build they name is still on disk; undefined otherwise. */
+function restoreLastLive(file: string, remotesDir: string): LastLive | undefined {
+  try {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as LastLive;
+    const remotesServed = Object.keys(kept.serving);
+    const whole =
+      remotesServed.length > 0 &&
+      remotesServed.every((remote) => {
+        if (!isRemote(remote) || typeof kept.serving[remote] !== 'string') return false;
+        const version = kept.versions[remotes[remote].folder];
+        return (
+          typeof version === 'string' &&
+          isVersionName(version) &&
+          // A build on disk (its entry), or its server build the cache fetched (its federation manifest).
+          ['remoteEntry.js', 'mf-manifest.json'].some((file) =>
+            existsSync(join(remotesDir, remotes[remote].folder, version, file)),
+          )
+        );
+      });
+    return whole ? kept : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The releases as PostgreSQL's `site_releases` holds them, followed by one connection that `LISTEN`s on
  * `site_releases`: a switch is read again as soon as it commits, every `heartbeatMs` (10 s) anyway, and at once after
@@ -76,6 +123,16 @@ export function databaseReleases({
   let again = false;
   let ready: () => void;
   const firstSync = new Promise<void>((resolve) => (ready = resolve));
+  // The live versions read last, kept beside the builds: a server that starts while PostgreSQL is away serves them
+  // (their builds are still on disk) instead of waiting for the database to listen.
+  const lastLiveFile = remotesDir && join(remotesDir, '.live.json');
+  const restored = lastLiveFile ? restoreLastLive(lastLiveFile, remotesDir!) : undefined;
+  if (restored) {
+    serving = restored.serving;
+    Object.assign(servingVersions, restored.versions);
+    ready!();
+  }
+  let written = serving;
   let reconnectTimer: NodeJS.Timeout | undefined;
   const outage = outageLog(log);
 
@@ -209,6 +266,10 @@ export function databaseReleases({
       .finally(() => {
         syncing = undefined;
         if (heardAt !== undefined) ready();
+        if (lastLiveFile && serving !== written) {
+          written = serving;
+          keepLastLive(lastLiveFile, serving, servingVersions, log);
+        }
       });
     return syncing;
   }
@@ -275,21 +336,27 @@ export function databaseReleases({
     status(): ReleasesStatus {
       const lastHeardMs = heardAt === undefined ? undefined : Date.now() - heardAt;
       const stale = lastHeardMs === undefined || lastHeardMs > 3 * heartbeatMs;
+      const sinceStart = heardAt === undefined && restored;
       const late = Object.keys(behind).length > 0;
       const cdnDiffers = cache?.tamperedAmong(served()) ?? {};
       const tampered = Object.keys(cdnDiffers).length > 0;
       return {
         source: 'postgresql',
         ok: !stale && !late && !tampered,
-        ...(stale
-          ? { problem: 'the releases in PostgreSQL have not been read lately' }
-          : late
-            ? { problem: 'a live version is not served here' }
-            : tampered
-              ? { problem: 'the CDN serves files of a live version unlike its release' }
-              : {}),
+        ...(sinceStart
+          ? {
+              problem:
+                'the releases in PostgreSQL have not been read since this server started: it serves those it read last',
+            }
+          : stale
+            ? { problem: 'the releases in PostgreSQL have not been read lately' }
+            : late
+              ? { problem: 'a live version is not served here' }
+              : tampered
+                ? { problem: 'the CDN serves files of a live version unlike its release' }
+                : {}),
         ...(tampered ? { cdnDiffers } : {}),
-        hasManifest: heardAt !== undefined,
+        hasManifest: heardAt !== undefined || Boolean(restored),
         live: { ...servingVersions },
         lastHeardMs,
         ...(late ? { behind: { ...behind } } : {}),
