@@ -10,6 +10,7 @@ import type { RemoteName } from '@gift/federation';
  */
 export type ReleaseEvent =
   | { event: 'published' }
+  | { event: 'checks-started' }
   | { event: 'passed'; seconds: number }
   | { event: 'refused'; why: string }
   | { event: 'forced'; reason: string }
@@ -73,9 +74,10 @@ const at = (record: ReleaseRecord) => `${record.at.slice(0, 16).replace('T', ' '
 
 /**
  * A version's story in words, oldest first: every check or force (each with its own time), every rollback and every
- * abort with its reason and time, whatever happened to the version after; or that it was never checked.
+ * abort with its reason and time, whatever happened to the version after; or that it was never checked. Checks that
+ * began and never ended are "under way" while `underWay` (the remote's release lock is held), "interrupted" otherwise.
  */
-export function historyOf(records: ReleaseRecord[], version: string): string[] {
+export function historyOf(records: ReleaseRecord[], version: string, underWay = false): string[] {
   const mine = records.filter((record) => record.version === version);
   const story = mine.flatMap((record) => {
     switch (record.event) {
@@ -96,6 +98,17 @@ export function historyOf(records: ReleaseRecord[], version: string): string[] {
         return [];
     }
   });
+  const lastStart = mine.findLastIndex((record) => record.event === 'checks-started');
+  const unfinished =
+    lastStart >= 0 && !mine.slice(lastStart).some((record) => ['passed', 'refused'].includes(record.event));
+  if (unfinished) {
+    const started = mine[lastStart]!;
+    story.push(
+      underWay
+        ? `checks under way (began ${when(started)})`
+        : `interrupted: its checks began (${when(started)}) and never ended; release or promote it again`,
+    );
+  }
   if (story.length) return story;
   const published = mine.find((record) => record.event === 'published');
   return [published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)'];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -112,6 +112,19 @@ function holderIsGone(lockPath: string) {
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Whether a release of the remote is under way now: its lock is held by a process that still runs (this machine's) or
+ * kept fresh lately (another machine's: the lock's library touches it every 10 s).
+ */
+export function releaseUnderWay(settings: ReleaseSettings, remote: RemoteName) {
+  const lockPath = join(versionsDir(settings, remote), '.release.lock');
+  try {
+    return !holderIsGone(lockPath) && Date.now() - statSync(lockPath).mtimeMs < 60_000;
+  } catch {
+    return false;
   }
 }
 

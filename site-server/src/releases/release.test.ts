@@ -189,6 +189,29 @@ describe('releasing a remote', () => {
     expect(readdirSync(folder).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 
+  it('shows a release stopped mid-checks as interrupted, and one whose checks run as under way', async () => {
+    const settings = workspace();
+    const { to } = await release(settings, 'vendor', unchecked);
+    // Published, checks begun, then the process was killed: no verdict follows.
+    const ledger = ledgerOf(settings);
+    await ledger.record('vendor', to, { event: 'checks-started' });
+    const historyOfTo = async () => (await releases(settings, 'vendor')).find((entry) => entry.version === to)!;
+    expect((await historyOfTo()).history.at(-1)).toMatch(
+      /^interrupted: its checks began \(.+ UTC\) and never ended; release or promote it again$/,
+    );
+    // While a release holds the lock (this process, alive), the same record reads as checks under way.
+    const folder = join(settings.remotesDir, 'vendor');
+    mkdirSync(join(folder, '.release.lock'));
+    writeFileSync(join(folder, '.release.lock.holder'), `${thisMachine()} ${process.pid}`);
+    expect((await historyOfTo()).history.at(-1)).toMatch(/^checks under way \(began .+ UTC\)$/);
+    rmSync(join(folder, '.release.lock'), { recursive: true });
+    rmSync(join(folder, '.release.lock.holder'));
+    // Checked again to the end: nothing left unfinished.
+    await ledger.record('vendor', to, { event: 'checks-started' });
+    await ledger.record('vendor', to, { event: 'passed', seconds: 12 });
+    expect((await historyOfTo()).history.join('; ')).not.toMatch(/interrupted|under way/);
+  });
+
   it('waits for the lock of a release that is still running', async () => {
     const settings = workspace();
     const folder = join(settings.remotesDir, 'vendor');

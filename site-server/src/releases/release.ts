@@ -5,7 +5,7 @@ import { remoteNames, remotes, type RemoteName } from '@gift/federation';
 import type { CheckReport } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
 import { ReleaseError } from '../ledger/ledger.ts';
-import { ledgerOf, oneReleaseAtATime, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
+import { ledgerOf, oneReleaseAtATime, releaseUnderWay, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
 import {
   historyOf,
   mayGoLiveAgain,
@@ -145,6 +145,8 @@ async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, vers
     log(`Checks skipped (--force): ${printable(force.reason)}`);
   } else {
     log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
+    // A release stopped mid-checks (killed, a machine gone) shows as interrupted in `pnpm releases`, not unchecked.
+    await ledger.record(remote, version, { event: 'checks-started' });
     // Loaded when a promote checks: Chromium's driver and a site server are most of a command's start.
     const { checkCandidate } = await import('./checks.ts');
     report = await checkCandidate(
@@ -304,12 +306,13 @@ export async function releases(settings: ReleaseSettings, remote: RemoteName) {
   const live = await ledger.liveVersion(remote);
   const records = await ledger.records(remote);
   const rollout = (await ledger.rollouts())[remote];
+  const underWay = releaseUnderWay(settings, remote);
   return (await ledger.versions(remote)).map((version) => ({
     version,
     live: version === live,
     /** The share of visitors it serves as a rollout's canary. */
     canary: rollout?.version === version ? shareOf(rollout) : undefined,
-    verdict: verdictOf(records, version),
-    history: historyOf(records, version),
+    verdict: historyOf(records, version, underWay).join('; '),
+    history: historyOf(records, version, underWay),
   }));
 }
