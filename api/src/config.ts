@@ -200,7 +200,6 @@ function required(env: NodeJS.ProcessEnv, name: string, fallback: string, why: s
   return fallback;
 }
 
-/** The workspace's root: its `.data` is where `pnpm start`, `pnpm dev` and the operators' commands all keep data. */
 /**
  * The host and the port this instance listens on: unique among the running instances, the same after a restart. A
  * process that names no port (a test) gets a name of its own.
@@ -210,6 +209,7 @@ function defaultInstanceName(env: NodeJS.ProcessEnv) {
   return port ? `${hostname()}:${port}` : `${hostname()}:pid-${process.pid}-${randomUUID().slice(0, 8)}`;
 }
 
+/** The workspace's root: its `.data` is where `pnpm start`, `pnpm dev` and the operators' commands all keep data. */
 export const workspaceRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspaceRoot): ApiConfig {

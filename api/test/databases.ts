@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-let cluster: Promise<{ url: string; stop: () => void } | undefined> | undefined;
+/** What the fault suite does to the throwaway server: stop it as an operator does, start it again, freeze it. */
+export interface PostgresFaults {
+  stopFast: () => void;
+  startAgain: () => Promise<void>;
+  freeze: () => void;
+  thaw: () => void;
+}
+
+let cluster: Promise<{ url: string; stop: () => void; faults?: PostgresFaults } | undefined> | undefined;
 
 /**
  * A PostgreSQL server for the storage tests: TEST_DATABASE_URL when set, otherwise a throwaway cluster
@@ -67,9 +75,11 @@ export function postgresServer() {
       '-c',
       'fsync=off',
     ];
-    const server: ChildProcess = asPostgres.length
-      ? spawn(asPostgres[0]!, [...asPostgres.slice(1), join(bin, 'postgres'), ...args], { stdio: 'ignore' })
-      : spawn(join(bin, 'postgres'), args, { stdio: 'ignore' });
+    const startPostgres = (): ChildProcess =>
+      asPostgres.length
+        ? spawn(asPostgres[0]!, [...asPostgres.slice(1), join(bin, 'postgres'), ...args], { stdio: 'ignore' })
+        : spawn(join(bin, 'postgres'), args, { stdio: 'ignore' });
+    let server = startPostgres();
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     for (let attempt = 0; attempt < 100; attempt++) {
       try {
@@ -85,7 +95,42 @@ export function postgresServer() {
             server.kill('SIGKILL');
           }
         };
-        return { url, stop };
+        // The fault suite's hands on the server: stopped as an operator stops it, started again, frozen.
+        const postmaster = () => readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+        const everyProcess = () => {
+          const pid = postmaster();
+          // Its children by /proc (pgrep is not on every machine): field 4 of a process's stat is its parent.
+          const children = readdirSync('/proc').filter((entry) => {
+            if (!/^\d+$/.test(entry)) return false;
+            try {
+              return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === pid;
+            } catch {
+              return false;
+            }
+          });
+          return [pid, ...children].map(Number);
+        };
+        const faults: PostgresFaults = {
+          stopFast: () => run(join(bin, 'pg_ctl'), ['stop', '-D', join(dir, 'data'), '-m', 'fast', '-w']),
+          async startAgain() {
+            server = startPostgres();
+            for (let wait = 0; wait < 100; wait++) {
+              try {
+                const client = new pg.Client(url);
+                await client.connect();
+                await client.end();
+                return;
+              } catch {
+                await new Promise((resolve) => setTimeout(resolve, 100));
+              }
+            }
+            throw new Error('PostgreSQL did not start again');
+          },
+          freeze: () => everyProcess().forEach((pid) => process.kill(pid, 'SIGSTOP')),
+          // runuser stops itself when its child stops (as a shell's job control would): it is woken too.
+          thaw: () => [...everyProcess(), server.pid!].forEach((pid) => process.kill(pid, 'SIGCONT')),
+        };
+        return { url, stop, faults };
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -11,8 +11,11 @@ export interface ReceivedEmail {
  * A real SMTP server on 127.0.0.1 that keeps every message it receives, in order. `delayMs` makes it a slow mail
  * server: each message is acknowledged that much later.
  */
-export async function startSmtpSink({ delayMs = 0 } = {}) {
-  const received: ReceivedEmail[] = [];
+export async function startSmtpSink({
+  delayMs = 0,
+  port = 0,
+  received = [] as ReceivedEmail[],
+}: { delayMs?: number; port?: number; received?: ReceivedEmail[] } = {}) {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -31,7 +34,7 @@ export async function startSmtpSink({ delayMs = 0 } = {}) {
   // A client that dies mid-conversation (an instance killed by a test) resets its connection: expected, not fatal.
   // What it costs shows in the checks: a message that never arrives.
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as { port: number }).port,
     received,

@@ -1,0 +1,521 @@
+/**
+ * `pnpm test:faults`: the faults of issue 59, each with bounded traffic, on the cluster check's topology: PostgreSQL,
+ * two API instances and two site servers started as production starts them (plain `node`), nginx in front of both, a
+ * second nginx as the CDN, an SMTP sink and a webhook receiver that checks signatures. Every process runs under a
+ * supervisor that starts it again 2 s after it dies, as systemd's `Restart=on-failure` does. Prints the fault table:
+ * answers by status during and after, the slowest write, recovery, acknowledged vs stored, mails and webhook events
+ * delivered vs expected, duplicates, restarts. Exits 1 when a page is not 200 during a database fault, a write hangs
+ * past its bound, anything acknowledged is lost or sent twice, a process dies of a database fault, or recovery takes
+ * over 5 s. Every process is stopped by its own pid when it ends.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openMigratedDatabase } from 'api';
+import { freePort, sleep, startNginxWith, startProcess, stopAll, waitFor } from 'api/cluster/topology';
+import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
+import { startSmtpSink, type ReceivedEmail } from 'api/test/smtp-sink';
+import { signatureProblem } from '@gift/contracts/webhooks';
+import { remoteNames } from '@gift/federation';
+import { postgresLedger } from '../src/ledger/ledger.ts';
+import { release, type ReleaseSettings } from '../src/releases/release.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const webhookSecret = 'faults-webhook-secret-0123456789abcdef';
+
+/** One supervised process: started again 2 s after it dies, unless the suite stops it. */
+interface Supervised {
+  name: string;
+  port: number;
+  child?: ChildProcess;
+  restarts: number;
+  log: string;
+  start: () => void;
+}
+
+type Answer = { kind: 'page' | 'post'; status: number | 'no answer' | 'error'; ms: number; at: number; email?: string };
+
+interface Fault {
+  name: string;
+  /** Worst time a write may take to be answered during the fault (its timeouts, and a margin). */
+  writeBoundMs: number;
+  /** Whether pages must all be 200 during it (every fault of the database, a site server killed). */
+  pagesMustAnswer: boolean;
+  /** Whether a mail sent twice fails the suite (not for a kill between the send and its record: the same id). */
+  duplicatesAllowed?: string;
+  /** How long mail may take to catch up after the fault ends (the retry delay after a failed send). */
+  catchUpBoundMs: number;
+  begin: () => Promise<void> | void;
+  end: () => Promise<void> | void;
+  durationMs: number;
+}
+
+type Row = {
+  fault: string;
+  pages: string;
+  posts: string;
+  slowestWrite: string;
+  recovery: string;
+  stored: string;
+  mails: string;
+  webhooks: string;
+  duplicates: string;
+  restarts: number;
+  problems: string[];
+};
+
+async function main() {
+  const postgres = await postgresServer();
+  if (!postgres?.faults) throw new Error('The fault suite needs a throwaway PostgreSQL (apt-get install postgresql)');
+  const { faults: database } = postgres;
+  const databaseUrl = await postgresDatabaseUrl(postgres.url);
+  const db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
+  const admin = () => new pg.Client({ connectionString: databaseUrl });
+
+  // --- the CDN, every remote released to it, as in the cluster check
+  const origin = mkdtempSync(join(tmpdir(), 'faults-cdn-'));
+  const cdn = await startNginxWith(
+    (port) => `  server {
+    listen 127.0.0.1:${port};
+    location /remotes/ {
+      alias ${origin}/;
+      types { text/javascript js mjs; text/css css; application/json json; image/svg+xml svg; image/webp webp; font/woff2 woff2; }
+      add_header Access-Control-Allow-Origin *;
+    }
+    location = /ready { return 204; }
+  }`,
+    '/ready',
+  );
+  const base = `${cdn}/remotes/`;
+  const settings: ReleaseSettings = {
+    root,
+    remotesDir: origin,
+    manifestFile: '',
+    remotesBaseUrl: base,
+    ledger: postgresLedger(db, base),
+  };
+  for (const remote of remoteNames)
+    await release(settings, remote, { prebuilt: true, force: { reason: 'fault suite: first deploy' } });
+
+  // --- the mail server and the webhook receiver, each able to go away and come back on its port
+  const received: ReceivedEmail[] = [];
+  const smtpPort = await freePort();
+  let smtp = await startSmtpSink({ delayMs: 20, port: smtpPort, received });
+  const events: string[] = [];
+  const forged: string[] = [];
+  const webhookPort = await freePort();
+  const receiver = (): Promise<Server> =>
+    new Promise((resolve) => {
+      const server = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          const id = String(request.headers['giftwell-event-id'] ?? '');
+          const problem = signatureProblem(body, request.headers['giftwell-signature'] as string, [webhookSecret]);
+          (problem ? forged : events).push(id);
+          response.writeHead(problem ? 401 : 204).end();
+        });
+      }).listen(webhookPort, '127.0.0.1', () => resolve(server));
+    });
+  let webhooks = await receiver();
+
+  // --- two API instances and two site servers, supervised
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/events`,
+    WEBHOOK_SECRET: webhookSecret,
+    WEBHOOK_TIMEOUT_MS: '2000',
+    OUTBOX_INTERVAL_MS: '200',
+    // nginx is one hop; the traffic plays the clients' own proxy, so that it can be many addresses.
+    TRUST_PROXY: '2',
+    ALLOWED_ORIGINS: '*',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: 'http://127.0.0.1',
+    LOG_HASH_SECRET: 'faults-log-hash-secret-0123456789abcdef',
+    COOKIE_SECRET: 'faults-cookie-secret-0123456789abcdef',
+  };
+  let stopping = false;
+  const supervise = (name: string, port: number, command: string[], env: NodeJS.ProcessEnv, cwd: string) => {
+    const process_: Supervised = { name, port, restarts: 0, log: '', start: () => {} };
+    process_.start = () => {
+      const child = startProcess(
+        command[0]!,
+        command.slice(1),
+        { ...shared, ...env },
+        {
+          cwd,
+          output: (text) => (process_.log = (process_.log + text).slice(-20_000)),
+        },
+      );
+      child.stderr?.on('data', (chunk: Buffer) => (process_.log = (process_.log + chunk.toString()).slice(-20_000)));
+      child.on('exit', () => {
+        if (stopping) return;
+        process_.restarts++;
+        setTimeout(() => !stopping && process_.start(), 2_000);
+      });
+      process_.child = child;
+    };
+    process_.start();
+    return process_;
+  };
+  const apis = await Promise.all(
+    [0, 1].map(async (index) => {
+      const port = await freePort();
+      return supervise(
+        `api-${index}`,
+        port,
+        [process.execPath, '--import', 'tsx', 'src/main.ts'],
+        { API_PORT: String(port), NODE_ENV: 'production' },
+        join(root, 'api'),
+      );
+    }),
+  );
+  const sites = await Promise.all(
+    [0, 1].map(async (index) => {
+      const port = await freePort();
+      return supervise(
+        `site-${index}`,
+        port,
+        [process.execPath, 'bin/site-server.mjs'],
+        {
+          PORT: String(port),
+          DATA_DIR: mkdtempSync(join(tmpdir(), `faults-site-${index}-`)),
+          REMOTES_BASE_URL: base,
+          REMOTE_ORIGINS: cdn,
+          RELEASE_WATCH_MINUTES: '0',
+        },
+        join(root, 'site-server'),
+      );
+    }),
+  );
+  for (const api of apis) await waitFor(`http://127.0.0.1:${api.port}/api/health`, api.name, 60_000);
+  for (const site of sites) await waitFor(`http://127.0.0.1:${site.port}/healthz`, site.name, 60_000);
+  const front = await startNginxWith(
+    (port) => `  upstream api {
+${apis.map((api) => `    server 127.0.0.1:${api.port} max_fails=1 fail_timeout=2s;`).join('\n')}
+    keepalive 16;
+  }
+  upstream site {
+${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeout=2s;`).join('\n')}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_connect_timeout 1s;
+    location /api/ {
+      proxy_pass http://api;
+      # A connection refused by a dead instance was never sent: the next instance gets it, POST or not.
+      proxy_next_upstream error timeout;
+    }
+    location / {
+      proxy_pass http://site;
+      proxy_next_upstream error timeout http_502 http_503;
+    }
+  }`,
+    '/healthz',
+  );
+
+  // --- traffic: a page every 100 ms and a deletion request every 200 ms, each from its own client address
+  let client = 0;
+  const answers: Answer[] = [];
+  async function ask(kind: Answer['kind']) {
+    const at = Date.now();
+    const address = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`;
+    const email = kind === 'post' ? `fault-${client}@example.com` : undefined;
+    const pages = ['/', '/vendor', '/privacy', '/business'];
+    try {
+      const response = await fetch(
+        kind === 'page' ? `${front}${pages[client % pages.length]}` : `${front}/api/delete-account`,
+        {
+          method: kind === 'page' ? 'GET' : 'POST',
+          headers: { 'x-forwarded-for': address, ...(kind === 'post' ? { 'content-type': 'application/json' } : {}) },
+          body: kind === 'post' ? JSON.stringify({ name: 'Fault Test', email, reason: 'fault suite' }) : undefined,
+          signal: AbortSignal.timeout(15_000),
+        },
+      );
+      await response.arrayBuffer();
+      answers.push({ kind, status: response.status, ms: Date.now() - at, at, email });
+    } catch (error) {
+      const status = (error as Error).name === 'TimeoutError' ? 'no answer' : 'error';
+      answers.push({ kind, status, ms: Date.now() - at, at, email });
+    }
+  }
+  function traffic() {
+    const inFlight: Promise<void>[] = [];
+    const pages = setInterval(() => inFlight.push(ask('page')), 100);
+    const posts = setInterval(() => inFlight.push(ask('post')), 200);
+    return async () => {
+      clearInterval(pages);
+      clearInterval(posts);
+      await Promise.all(inFlight);
+    };
+  }
+
+  /** Waits until nothing is left to send (or `boundMs` passes): how long it took. */
+  async function caughtUp(boundMs: number) {
+    const started = Date.now();
+    while (Date.now() - started < boundMs) {
+      const [mail, hooks] = await Promise.all([
+        db
+          .selectFrom('email_outbox')
+          .select('id')
+          .where('sent_at', 'is', null)
+          .where('failed_at', 'is', null)
+          .execute(),
+        db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('delivered_at', 'is', null)
+          .where('failed_at', 'is', null)
+          .execute(),
+      ]);
+      if (mail.length === 0 && hooks.length === 0) return Date.now() - started;
+      await sleep(200);
+    }
+    return Infinity;
+  }
+
+  const statusesOf = (list: Answer[]) => {
+    const counts = new Map<string, number>();
+    for (const answer of list) counts.set(String(answer.status), (counts.get(String(answer.status)) ?? 0) + 1);
+    return [...counts].map(([status, count]) => `${count}×${status}`).join(' ') || '-';
+  };
+
+  const table: Row[] = [];
+  async function run(fault: Fault) {
+    const restartsBefore = [...apis, ...sites].reduce((sum, one) => sum + one.restarts, 0);
+    const [mailsBefore, eventsBefore] = [received.length, events.length];
+    const outboxBefore = Number(
+      (await db.selectFrom('email_outbox').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+    );
+    const hooksBefore = Number(
+      (await db.selectFrom('webhook_deliveries').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+    );
+    const firstAnswer = answers.length;
+    const stop = traffic();
+    await sleep(1_000);
+    const began = Date.now();
+    await fault.begin();
+    await sleep(fault.durationMs);
+    await fault.end();
+    const ended = Date.now();
+    // Recovery: from the fault's end to the first write taken after it (and every process answering again).
+    let recoveredAt = Infinity;
+    while (Date.now() - ended < 30_000) {
+      const lastWrite = answers.slice(firstAnswer).findLast((answer) => answer.kind === 'post' && answer.at >= ended);
+      if (lastWrite?.status === 202) {
+        recoveredAt = lastWrite.at + lastWrite.ms;
+        break;
+      }
+      await sleep(50);
+    }
+    for (const one of [...apis, ...sites]) {
+      const path = one.name.startsWith('api') ? '/api/health' : '/healthz';
+      await waitFor(`http://127.0.0.1:${one.port}${path}`, one.name, 30_000).catch(() => {});
+    }
+    await sleep(2_000);
+    await stop();
+    const catchUpMs = await caughtUp(fault.catchUpBoundMs + 5_000);
+
+    const mine = answers.slice(firstAnswer);
+    const during = mine.filter((answer) => answer.at >= began && answer.at < ended);
+    const after = mine.filter((answer) => answer.at >= ended);
+    const acknowledged = mine.filter((answer) => answer.kind === 'post' && answer.status === 202).map((a) => a.email!);
+    const stored = new Set(
+      (
+        await db
+          .selectFrom('deletion_requests')
+          .select('email')
+          .where('email', 'in', acknowledged.length ? acknowledged : [''])
+          .execute()
+      ).map((row) => row.email),
+    );
+    const lost = acknowledged.filter((email) => !stored.has(email));
+    const outboxNow = Number(
+      (await db.selectFrom('email_outbox').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+    );
+    const hooksNow = Number(
+      (await db.selectFrom('webhook_deliveries').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+    );
+    const mails = received.slice(mailsBefore);
+    const distinctMails = new Set(mails.map((mail) => mail.messageId)).size;
+    const hooks = events.slice(eventsBefore);
+    const distinctHooks = new Set(hooks).size;
+    const mailDuplicates = mails.length - distinctMails;
+    const hookDuplicates = hooks.length - distinctHooks;
+    const restarts = [...apis, ...sites].reduce((sum, one) => sum + one.restarts, 0) - restartsBefore;
+    const slowest = Math.max(0, ...during.filter((answer) => answer.kind === 'post').map((answer) => answer.ms));
+    const recoveryMs = recoveredAt === Infinity ? Infinity : Math.max(0, recoveredAt - ended);
+
+    const problems: string[] = [];
+    const pagesDuring = during.filter((answer) => answer.kind === 'page');
+    if (fault.pagesMustAnswer && pagesDuring.some((answer) => answer.status !== 200))
+      problems.push('a page was not 200 during the fault');
+    if (after.some((answer) => answer.kind === 'page' && answer.status !== 200)) problems.push('a page failed after');
+    const badWrite = during.find((answer) => answer.kind === 'post' && ![202, 503].includes(answer.status as number));
+    if (badWrite) problems.push(`a write was answered ${badWrite.status}`);
+    if (slowest > fault.writeBoundMs) problems.push(`a write took ${slowest} ms (bound ${fault.writeBoundMs})`);
+    if (lost.length) problems.push(`${lost.length} acknowledged requests lost`);
+    if (recoveryMs > 5_000) problems.push(`recovery took ${recoveryMs} ms`);
+    if (catchUpMs > fault.catchUpBoundMs)
+      problems.push(`mail caught up in ${catchUpMs} ms (bound ${fault.catchUpBoundMs})`);
+    if (distinctMails !== outboxNow - outboxBefore) problems.push('mails delivered differ from mails queued');
+    if (distinctHooks !== hooksNow - hooksBefore) problems.push('webhook events delivered differ from queued');
+    if ((mailDuplicates || hookDuplicates) && !fault.duplicatesAllowed) problems.push('something was sent twice');
+    if (forged.length) problems.push('a webhook event failed its signature');
+    if (restarts && fault.name.includes('PostgreSQL')) problems.push(`${restarts} processes died of it`);
+    table.push({
+      fault: fault.name,
+      pages: `${statusesOf(pagesDuring)} / after ${statusesOf(after.filter((a) => a.kind === 'page'))}`,
+      posts: `${statusesOf(during.filter((a) => a.kind === 'post'))} / after ${statusesOf(after.filter((a) => a.kind === 'post'))}`,
+      slowestWrite: `${slowest} ms`,
+      recovery: recoveryMs === Infinity ? 'never' : `${(recoveryMs / 1000).toFixed(1)} s`,
+      stored: `${acknowledged.length - lost.length}/${acknowledged.length}`,
+      mails: `${distinctMails}/${outboxNow - outboxBefore} (caught up in ${catchUpMs === Infinity ? 'never' : `${(catchUpMs / 1000).toFixed(1)} s`})`,
+      webhooks: `${distinctHooks}/${hooksNow - hooksBefore}`,
+      duplicates: `${mailDuplicates + hookDuplicates}${mailDuplicates + hookDuplicates && fault.duplicatesAllowed ? ` (${fault.duplicatesAllowed})` : ''}`,
+      restarts,
+      problems,
+    });
+    console.log(`${fault.name}: ${problems.length ? problems.join('; ') : 'held'}`);
+  }
+
+  const lockHolder = admin();
+  const freezeFor = 8_000;
+  const faults: Fault[] = [
+    {
+      name: 'PostgreSQL stopped (pg_ctl -m fast) 10 s',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: 10_000,
+      begin: () => database.stopFast(),
+      end: () => database.startAgain(),
+    },
+    {
+      name: 'PostgreSQL ends every connection (pg_terminate_backend)',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: 1_000,
+      async begin() {
+        const client = admin();
+        await client.connect();
+        await client.query('select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid()');
+        await client.end();
+      },
+      end: () => {},
+    },
+    {
+      name: 'PostgreSQL: the requests table locked 8 s',
+      writeBoundMs: 3_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: 8_000,
+      async begin() {
+        await lockHolder.connect();
+        await lockHolder.query('begin');
+        await lockHolder.query('lock table deletion_requests in access exclusive mode');
+      },
+      async end() {
+        await lockHolder.query('rollback');
+        await lockHolder.end();
+      },
+    },
+    {
+      name: `PostgreSQL frozen (SIGSTOP) ${freezeFor / 1000} s`,
+      writeBoundMs: 7_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: freezeFor,
+      begin: () => database.freeze(),
+      end: () => database.thaw(),
+    },
+    {
+      name: 'an API instance SIGKILLed mid-send',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      duplicatesAllowed: 'killed between the send and its record: the same Message-ID, which mail systems drop',
+      catchUpBoundMs: 10_000,
+      durationMs: 3_000,
+      begin: () => void apis[0]!.child!.kill('SIGKILL'),
+      end: () => {},
+    },
+    {
+      name: 'a site server SIGKILLed',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: 3_000,
+      begin: () => void sites[0]!.child!.kill('SIGKILL'),
+      end: () => {},
+    },
+    {
+      name: 'the mail server and the webhook receiver down 10 s',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      // A failed send is tried again 30 s later.
+      catchUpBoundMs: 35_000,
+      durationMs: 10_000,
+      async begin() {
+        await smtp.close();
+        await new Promise((resolve) => webhooks.close(resolve));
+        webhooks.closeAllConnections();
+      },
+      async end() {
+        smtp = await startSmtpSink({ delayMs: 20, port: smtpPort, received });
+        webhooks = await receiver();
+      },
+    },
+  ];
+
+  try {
+    for (const fault of faults) await run(fault);
+  } finally {
+    stopping = true;
+    await stopAll();
+    await smtp.close().catch(() => {});
+    webhooks.close();
+    await db.destroy().catch(() => {});
+    postgres.stop();
+  }
+
+  const columns: [keyof Row, string][] = [
+    ['fault', 'fault'],
+    ['pages', 'pages during / after'],
+    ['posts', 'deletion requests during / after'],
+    ['slowestWrite', 'slowest write'],
+    ['recovery', 'recovery'],
+    ['stored', 'acknowledged stored'],
+    ['mails', 'mails delivered/queued'],
+    ['webhooks', 'events delivered/queued'],
+    ['duplicates', 'duplicates'],
+    ['restarts', 'restarts'],
+  ];
+  console.log(
+    '\nFaults on two API instances and two site servers behind nginx, on PostgreSQL (supervised: restart 2 s)',
+  );
+  console.log(`| ${columns.map(([, title]) => title).join(' | ')} | verdict |`);
+  console.log(`|${columns.map(() => '---').join('|')}|---|`);
+  for (const row of table) {
+    const cells = columns.map(([key]) => String(row[key]));
+    console.log(`| ${cells.join(' | ')} | ${row.problems.length ? `FAILED: ${row.problems.join('; ')}` : 'held'} |`);
+  }
+  const failed = table.some((row) => row.problems.length) || table.length !== faults.length;
+  if (failed) {
+    for (const one of [...apis, ...sites]) console.log(`\n--- ${one.name}'s log (end)\n${one.log.slice(-3_000)}`);
+    process.exit(1);
+  }
+}
+
+await main();
