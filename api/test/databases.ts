@@ -96,14 +96,21 @@ export function postgresServer() {
           }
         };
         // The fault suite's hands on the server: stopped as an operator stops it, started again, frozen.
-        const postmaster = () => readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+        const postmaster = () =>
+          readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8')
+            .split('\n')[0]!
+            .trim();
         const everyProcess = () => {
           const pid = postmaster();
           // Its children by /proc (pgrep is not on every machine): field 4 of a process's stat is its parent.
           const children = readdirSync('/proc').filter((entry) => {
             if (!/^\d+$/.test(entry)) return false;
             try {
-              return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === pid;
+              return (
+                readFileSync(`/proc/${entry}/stat`, 'utf8')
+                  .replace(/^.*\) /s, '')
+                  .split(' ')[1] === pid
+              );
             } catch {
               return false;
             }

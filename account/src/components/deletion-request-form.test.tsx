@@ -86,6 +86,18 @@ describe('DeletionRequestForm', () => {
     expect(screen.getByLabelText('Reason for Deleting')).toHaveValue('Not using it');
   });
 
+  it('keeps the fields and says to try again in a moment when the server cannot store it just now (503)', async () => {
+    fetchMock.mockResolvedValue(new Response('{}', { status: 503, headers: { 'retry-after': '5' } }));
+    render(<DeletionRequestForm />);
+    await fillIn();
+    await submit();
+    expect(
+      await screen.findByText('We couldn’t save this just now: nothing was kept. Please try again in a moment.'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Email Address')).toHaveValue('ann@example.com');
+    expect(screen.getByLabelText('Reason for Deleting')).toHaveValue('Not using it');
+  });
+
   it('keeps the fields, logs, and reports a server error when the network fails', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { DeletionFormOutcome, DeletionFormValues, FormOutcome } from '@gift/content';
+import { tryAgainShortly, type DeletionFormOutcome, type DeletionFormValues, type FormOutcome } from '@gift/content';
 import { useActionData } from '@gift/router';
 import { apiPaths } from '@gift/contracts';
 import { Button } from '@gift/ui';
@@ -83,7 +83,8 @@ export function DeletionRequestForm() {
         for (const name of fieldNames) (form.elements.namedItem(name) as HTMLInputElement).value = '';
         setStatus({ tone: 'success', message: messages.submitted });
       } else {
-        setStatus({ tone: 'error', message: messages.failed });
+        // 503: the server could not store it just now (its database away); anything else, the spec's message.
+        setStatus({ tone: 'error', message: answer.status === 503 ? tryAgainShortly : messages.failed });
       }
     } catch (error) {
       console.error('The account deletion request could not be sent.', error);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { FormOutcome } from '@gift/content';
+import { tryAgainShortly, type FormOutcome } from '@gift/content';
 import { isFormPost, type FormOutcomeCookies } from './form-posts.ts';
 import { clientKey, postGuard, tooManyRequestsMessage, type rateLimit } from './guards.ts';
 import { textFormats, type TextFormat } from '@gift/contracts';
@@ -55,7 +55,7 @@ export const databaseNotReached = () =>
 /** Seconds a client is asked to wait before trying again while the database is away. */
 export const databaseRetryAfterSeconds = 5;
 
-export const databaseAwayMessage = 'We couldn’t save this just now: nothing was kept. Please try again in a moment.';
+export const databaseAwayMessage = tryAgainShortly;
 
 /**
  * Every error of the API: a clear 4xx for what the client did, 503 with Retry-After while the database is away, a

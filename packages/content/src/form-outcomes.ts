@@ -26,3 +26,9 @@ export type DeletionFormOutcome =
 export type ShareLocationOutcome =
   | { form: 'share-location'; outcome: 'shared'; address: string }
   | { form: 'share-location'; outcome: 'refused' | 'failed'; message?: string; address: string };
+
+/**
+ * What a form says when the server could not store it just now (its database away: 503), with or without JavaScript:
+ * nothing was kept, and the same request shortly after will do.
+ */
+export const tryAgainShortly = 'We couldn’t save this just now: nothing was kept. Please try again in a moment.';

@@ -23,7 +23,10 @@ export interface DatabaseReleasesOptions {
   remotesDir?: string;
   /** How often the table is read besides the notifications, which also tells a dead connection. */
   heartbeatMs?: number;
-  /** First wait before connecting again after the connection is lost; it doubles up to 10 s. */
+  /**
+   * First wait before connecting again after the connection is lost; it doubles up to 2 s, so that the releases are
+   * followed again within 2 s of PostgreSQL's return (one connection attempt each time).
+   */
   reconnectMs?: number;
 }
 
@@ -301,11 +304,11 @@ export function databaseReleases({
       await connection.query(`listen ${releasesChannel}`);
     } catch (error) {
       connection.end().catch(() => {});
-      const next = Math.min(wait * 2, 10_000);
+      const next = Math.min(wait * 2, 2_000);
       outage.failed(
         'following the releases in PostgreSQL',
         faultReason(error as Error),
-        'the live versions read last are served; tried again with backoff up to 10 s',
+        'the live versions read last are served; tried again every 2 s at most',
       );
       reconnectTimer = setTimeout(() => void connect(next), next);
       return;
