@@ -8,21 +8,21 @@
  * past its bound, anything acknowledged is lost or sent twice, a process dies of a database fault, or recovery takes
  * over 5 s. Every process is stopped by its own pid when it ends.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openMigratedDatabase } from 'api';
+import { openMigratedDatabase, type Db } from 'api';
 import { freePort, sleep, startNginxWith, startProcess, stopAll, waitFor } from 'api/cluster/topology';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { startSmtpSink, type ReceivedEmail } from 'api/test/smtp-sink';
 import { signatureProblem } from '@gift/contracts/webhooks';
 import { remoteNames } from '@gift/federation';
 import { postgresLedger } from '../src/ledger/ledger.ts';
-import { release, type ReleaseSettings } from '../src/releases/release.ts';
+import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const webhookSecret = 'faults-webhook-secret-0123456789abcdef';
@@ -37,6 +37,14 @@ interface Supervised {
   start: () => void;
 }
 
+/** Where the traffic goes, which database keeps what it sends, and the processes that serve it. */
+interface Target {
+  url: string;
+  db: Db;
+  processes: Supervised[];
+  sites: Supervised[];
+}
+
 type Answer = { kind: 'page' | 'post'; status: number | 'no answer' | 'error'; ms: number; at: number; email?: string };
 
 interface Fault {
@@ -48,7 +56,15 @@ interface Fault {
   /** Whether the site servers' connection following the releases breaks: it must read them again within 5 s. */
   releasesReconnect?: boolean;
   /** Answers a write may get besides 202 and 503, and why. */
-  alsoAllowed?: { status: number; why: string };
+  alsoAllowed?: { status: Answer['status']; why: string };
+  /** Where the traffic goes (the cluster's nginx unless said). */
+  target?: () => Target;
+  /** Looked at once the fault has lasted its time, before it ends: a problem, if any. */
+  check?: () => Promise<string | undefined>;
+  /** Looked at after recovery: what it found, and a problem if any. */
+  after?: () => Promise<{ found: string; problem?: string }>;
+  /** Why the fault cannot be caused on this machine, if it cannot: the row says so and fails nothing. */
+  notHere?: () => string | undefined;
   /** Whether a mail sent twice fails the suite (not for a kill between the send and its record: the same id). */
   duplicatesAllowed?: string;
   /** How long mail may take to catch up after the fault ends (the retry delay after a failed send). */
@@ -94,7 +110,29 @@ async function main() {
   }`,
     '/ready',
   );
-  const base = `${cdn}/remotes/`;
+  // The CDN as the site servers reach it: a relay to the nginx origin, which a fault makes answer 500 or go away.
+  let cdnAnswers500 = false;
+  const cdnPort = await freePort();
+  const cdnRelay = (): Promise<Server> =>
+    new Promise((resolve) => {
+      const server = createServer((request, response) => {
+        if (cdnAnswers500) return void response.writeHead(500).end();
+        fetch(`${cdn}${request.url}`).then(
+          async (upstream) => {
+            const headers: Record<string, string> = {};
+            for (const name of ['content-type', 'access-control-allow-origin', 'etag', 'last-modified']) {
+              const value = upstream.headers.get(name);
+              if (value) headers[name] = value;
+            }
+            response.writeHead(upstream.status, headers).end(Buffer.from(await upstream.arrayBuffer()));
+          },
+          () => response.writeHead(502).end(),
+        );
+      }).listen(cdnPort, '127.0.0.1', () => resolve(server));
+    });
+  let cdnServer = await cdnRelay();
+  const cdnAddress = `http://127.0.0.1:${cdnPort}`;
+  const base = `${cdnAddress}/remotes/`;
   const settings: ReleaseSettings = {
     root,
     remotesDir: origin,
@@ -191,7 +229,7 @@ async function main() {
           PORT: String(port),
           DATA_DIR: mkdtempSync(join(tmpdir(), `faults-site-${index}-`)),
           REMOTES_BASE_URL: base,
-          REMOTE_ORIGINS: cdn,
+          REMOTE_ORIGINS: cdnAddress,
           RELEASE_WATCH_MINUTES: '0',
         },
         join(root, 'site-server'),
@@ -229,6 +267,9 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     '/healthz',
   );
 
+  const cluster: Target = { url: front, db, processes: [...apis, ...sites], sites };
+  let target = cluster;
+
   // --- traffic: a page every 100 ms and a deletion request every 200 ms, each from its own client address
   let client = 0;
   const answers: Answer[] = [];
@@ -239,7 +280,7 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     const pages = ['/', '/vendor', '/privacy', '/business'];
     try {
       const response = await fetch(
-        kind === 'page' ? `${front}${pages[client % pages.length]}` : `${front}/api/delete-account`,
+        kind === 'page' ? `${target.url}${pages[client % pages.length]}` : `${target.url}/api/delete-account`,
         {
           method: kind === 'page' ? 'GET' : 'POST',
           headers: { 'x-forwarded-for': address, ...(kind === 'post' ? { 'content-type': 'application/json' } : {}) },
@@ -270,13 +311,13 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     const started = Date.now();
     while (Date.now() - started < boundMs) {
       const [mail, hooks] = await Promise.all([
-        db
+        target.db
           .selectFrom('email_outbox')
           .select('id')
           .where('sent_at', 'is', null)
           .where('failed_at', 'is', null)
           .execute(),
-        db
+        target.db
           .selectFrom('webhook_deliveries')
           .select('id')
           .where('delivered_at', 'is', null)
@@ -297,21 +338,43 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
   };
 
   const table: Row[] = [];
+  const notRun: Row = {
+    fault: '',
+    pages: '',
+    posts: '-',
+    slowestWrite: '-',
+    recovery: '-',
+    stored: '-',
+    mails: '-',
+    webhooks: '-',
+    duplicates: '-',
+    restarts: 0,
+    problems: [],
+  };
   async function run(fault: Fault) {
-    const restartsBefore = [...apis, ...sites].reduce((sum, one) => sum + one.restarts, 0);
+    const cannot = fault.notHere?.();
+    if (cannot) {
+      console.log(`${fault.name}: NOT RUN (${cannot})`);
+      table.push({ ...notRun, fault: fault.name, pages: `NOT RUN: ${cannot}`, problems: [] });
+      return;
+    }
+    target = fault.target?.() ?? cluster;
+    const restartsBefore = target.processes.reduce((sum, one) => sum + one.restarts, 0);
     const [mailsBefore, eventsBefore] = [received.length, events.length];
     const outboxBefore = Number(
-      (await db.selectFrom('email_outbox').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+      (await target.db.selectFrom('email_outbox').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
     );
     const hooksBefore = Number(
-      (await db.selectFrom('webhook_deliveries').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+      (await target.db.selectFrom('webhook_deliveries').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
     );
     const firstAnswer = answers.length;
+    currentFirst = firstAnswer;
     const stop = traffic();
     await sleep(1_000);
     const began = Date.now();
     await fault.begin();
     await sleep(fault.durationMs);
+    const checked = await fault.check?.();
     await fault.end();
     const ended = Date.now();
     // Recovery: from the fault's end to the first write taken after it (and every process answering again).
@@ -324,13 +387,13 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
       }
       await sleep(50);
     }
-    for (const one of [...apis, ...sites]) {
+    for (const one of target.processes) {
       const path = one.name.startsWith('api') ? '/api/health' : '/healthz';
       await waitFor(`http://127.0.0.1:${one.port}${path}`, one.name, 30_000).catch(() => {});
     }
     // The releases read again by both site servers after the fault's end (their health says when they last did).
     let followedMs = 0;
-    for (const site of sites) {
+    for (const site of target.sites) {
       let heardAt = -Infinity;
       while (heardAt < ended && Date.now() - ended < 30_000) {
         const asked = Date.now();
@@ -352,7 +415,7 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     const acknowledged = mine.filter((answer) => answer.kind === 'post' && answer.status === 202).map((a) => a.email!);
     const stored = new Set(
       (
-        await db
+        await target.db
           .selectFrom('deletion_requests')
           .select('email')
           .where('email', 'in', acknowledged.length ? acknowledged : [''])
@@ -361,10 +424,10 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     );
     const lost = acknowledged.filter((email) => !stored.has(email));
     const outboxNow = Number(
-      (await db.selectFrom('email_outbox').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+      (await target.db.selectFrom('email_outbox').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
     );
     const hooksNow = Number(
-      (await db.selectFrom('webhook_deliveries').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
+      (await target.db.selectFrom('webhook_deliveries').select(db.fn.countAll().as('n')).executeTakeFirst())!.n,
     );
     const mails = received.slice(mailsBefore);
     const distinctMails = new Set(mails.map((mail) => mail.messageId)).size;
@@ -372,17 +435,19 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     const distinctHooks = new Set(hooks).size;
     const mailDuplicates = mails.length - distinctMails;
     const hookDuplicates = hooks.length - distinctHooks;
-    const restarts = [...apis, ...sites].reduce((sum, one) => sum + one.restarts, 0) - restartsBefore;
+    const restarts = target.processes.reduce((sum, one) => sum + one.restarts, 0) - restartsBefore;
     const slowest = Math.max(0, ...during.filter((answer) => answer.kind === 'post').map((answer) => answer.ms));
     const recoveryMs = recoveredAt === Infinity ? Infinity : Math.max(0, recoveredAt - ended);
 
-    const problems: string[] = [];
+    const problems: string[] = checked ? [checked] : [];
+    const afterwards = await fault.after?.();
+    if (afterwards?.problem) problems.push(afterwards.problem);
     const pagesDuring = during.filter((answer) => answer.kind === 'page');
     if (fault.pagesMustAnswer && pagesDuring.some((answer) => answer.status !== 200))
       problems.push('a page was not 200 during the fault');
     if (after.some((answer) => answer.kind === 'page' && answer.status !== 200)) problems.push('a page failed after');
-    const allowed = [202, 503, ...(fault.alsoAllowed ? [fault.alsoAllowed.status] : [])];
-    const badWrite = during.find((answer) => answer.kind === 'post' && !allowed.includes(answer.status as number));
+    const allowed: Answer['status'][] = [202, 503, ...(fault.alsoAllowed ? [fault.alsoAllowed.status] : [])];
+    const badWrite = during.find((answer) => answer.kind === 'post' && !allowed.includes(answer.status));
     if (badWrite) problems.push(`a write was answered ${badWrite.status}`);
     if (slowest > fault.writeBoundMs) problems.push(`a write took ${slowest} ms (bound ${fault.writeBoundMs})`);
     if (lost.length) problems.push(`${lost.length} acknowledged requests lost`);
@@ -405,7 +470,9 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
           ? ` (${fault.alsoAllowed.status}: ${fault.alsoAllowed.why})`
           : ''),
       slowestWrite: `${slowest} ms`,
-      recovery: `${seconds(recoveryMs)}${fault.releasesReconnect ? `; releases read again ${seconds(followedMs)}` : ''}`,
+      recovery:
+        `${seconds(recoveryMs)}${fault.releasesReconnect ? `; releases read again ${seconds(followedMs)}` : ''}` +
+        (afterwards ? `; ${afterwards.found}` : ''),
       stored: `${acknowledged.length - lost.length}/${acknowledged.length}`,
       mails: `${distinctMails}/${outboxNow - outboxBefore} (caught up in ${catchUpMs === Infinity ? 'never' : `${(catchUpMs / 1000).toFixed(1)} s`})`,
       webhooks: `${distinctHooks}/${hooksNow - hooksBefore}`,
@@ -415,6 +482,68 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
     });
     console.log(`${fault.name}: ${problems.length ? problems.join('; ') : 'held'}`);
   }
+
+  // --- the single-process setup (`--local`: SQLite, no PostgreSQL), as `pnpm start` runs it; one on a 3 MB disk
+  const localSite = async (name: string, dataDir: string): Promise<Target> => {
+    const port = await freePort();
+    const site = supervise(
+      name,
+      port,
+      [process.execPath, 'bin/site-server.mjs', '--local'],
+      { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REMOTES_BASE_URL: '', REMOTE_ORIGINS: '' },
+      join(root, 'site-server'),
+    );
+    await waitFor(`http://127.0.0.1:${port}/healthz`, name, 60_000);
+    const local = await openMigratedDatabase({ databaseUrl: undefined, dataDir });
+    return { url: `http://127.0.0.1:${port}`, db: local, processes: [site], sites: [] };
+  };
+  const sqlite = await localSite('local', mkdtempSync(join(tmpdir(), 'faults-local-')));
+  const smallDisk = mkdtempSync(join(tmpdir(), 'faults-small-disk-'));
+  let noSmallDisk: string | undefined;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', smallDisk], { stdio: 'pipe' });
+  } catch (error) {
+    noSmallDisk = `a 3 MB filesystem cannot be mounted here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
+  }
+  const onSmallDisk = noSmallDisk ? undefined : await localSite('local-small-disk', join(smallDisk, 'data'));
+  const filler = join(smallDisk, 'filler');
+
+  /** A promote as an operator runs it, in a process group of its own (its checks start a site server and Chromium). */
+  const promoteCommand = (version: string, ...more: string[]) =>
+    spawn(process.execPath, ['bin/release.mjs', 'promote', 'vendor', version, ...more], {
+      cwd: join(root, 'site-server'),
+      env: { ...process.env, DATABASE_URL: databaseUrl, REMOTES_DIR: origin, REMOTES_BASE_URL: base },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  const outputOf = (child: ChildProcess) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { text: () => text, exited };
+  };
+  let killedVersion = '';
+  /** Whether both site servers serve `version` of vendor: how long it took them, within `boundMs`. */
+  const bothServe = async (version: string, boundMs: number) => {
+    const started = Date.now();
+    while (Date.now() - started < boundMs) {
+      const live = await Promise.all(
+        sites.map(async (site) => {
+          const health = (await (await fetch(`http://127.0.0.1:${site.port}/healthz`)).json()) as {
+            live?: Record<string, string>;
+          };
+          return health.live?.vendor;
+        }),
+      );
+      if (live.every((served) => served === version)) return Date.now() - started;
+      await sleep(200);
+    }
+    return Infinity;
+  };
+  let cdnVersion = '';
+  /** The first answer of the fault under way. */
+  let currentFirst = 0;
 
   const lockHolder = admin();
   const freezeFor = 8_000;
@@ -507,6 +636,112 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
         webhooks = await receiver();
       },
     },
+    {
+      name: 'the CDN answering 500 for 8 s, then down 8 s, during a promote',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: 16_000,
+      async begin() {
+        cdnAnswers500 = true;
+        cdnVersion = await publishCandidate(settings, 'vendor', { prebuilt: true });
+        await promote(settings, 'vendor', cdnVersion, { force: { reason: 'fault suite: the CDN fails' } });
+        setTimeout(() => {
+          cdnServer.close();
+          cdnServer.closeAllConnections();
+        }, 8_000);
+      },
+      async end() {
+        cdnAnswers500 = false;
+        cdnServer = await cdnRelay();
+      },
+      async after() {
+        const tookMs = await bothServe(cdnVersion, 30_000);
+        return {
+          found: `the new build served by both ${seconds(tookMs)} after the CDN's return`,
+          problem: tookMs > 30_000 ? 'the build was not taken within 30 s of the CDN’s return' : undefined,
+        };
+      },
+    },
+    {
+      name: 'pnpm promote SIGKILLed mid-checks, then run again',
+      writeBoundMs: 2_500,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 5_000,
+      durationMs: 500,
+      async begin() {
+        killedVersion = await publishCandidate(settings, 'vendor', { prebuilt: true });
+        const promoting = promoteCommand(killedVersion);
+        const { text } = outputOf(promoting);
+        const deadline = Date.now() + 60_000;
+        while (!/Checking vendor/.test(text()) && Date.now() < deadline) await sleep(50);
+        process.kill(-promoting.pid!, 'SIGKILL');
+      },
+      end: () => {},
+      async after() {
+        const listing = spawn(process.execPath, ['bin/release.mjs', 'releases', 'vendor'], {
+          cwd: join(root, 'site-server'),
+          env: { ...process.env, DATABASE_URL: databaseUrl, REMOTES_DIR: origin, REMOTES_BASE_URL: base },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const listed = outputOf(listing);
+        await listed.exited;
+        const interrupted = /interrupted: its checks began/.test(listed.text());
+        const started = Date.now();
+        const again = promoteCommand(killedVersion, '--force', '--reason', 'fault suite: again after a kill');
+        const rerun = outputOf(again);
+        const code = await rerun.exited;
+        const tookMs = Date.now() - started;
+        const tookOver = /Took over vendor's release lock from a release that is gone/.test(rerun.text());
+        const served = await bothServe(killedVersion, 10_000);
+        const found = `releases says interrupted: ${interrupted ? 'yes' : 'no'}; run again: lock taken over ${tookOver ? 'at once' : 'NOT'}, live in ${seconds(tookMs)}`;
+        const problem = !interrupted
+          ? '`pnpm releases` did not show the interrupted release'
+          : code !== 0 || !tookOver || tookMs > 30_000 || served === Infinity
+            ? `the promote run again did not take over the lock at once (exit ${code}): ${rerun.text().slice(-300)}`
+            : undefined;
+        return { found, problem };
+      },
+    },
+    {
+      name: 'SQLite (--local): the process SIGKILLed mid-burst',
+      target: () => sqlite,
+      writeBoundMs: 2_500,
+      pagesMustAnswer: false,
+      alsoAllowed: { status: 'error', why: 'connections refused or reset while the only process is down' },
+      catchUpBoundMs: 10_000,
+      duplicatesAllowed: 'killed between the send and its record: the same Message-ID, which mail systems drop',
+      durationMs: 3_000,
+      begin: () => void sqlite.processes[0]!.child!.kill('SIGKILL'),
+      end: () => {},
+    },
+    {
+      name: 'SQLite (--local): its disk full for 6 s',
+      target: () => onSmallDisk!,
+      notHere: () => noSmallDisk,
+      writeBoundMs: 6_000,
+      pagesMustAnswer: true,
+      catchUpBoundMs: 35_000,
+      durationMs: 6_000,
+      begin() {
+        // Every block left taken, as a disk that filled up.
+        const { bavail, bsize } = statfsSync(smallDisk);
+        try {
+          writeFileSync(filler, Buffer.alloc(Number(bavail) * Number(bsize)));
+        } catch {
+          // full before the last byte: as intended
+        }
+      },
+      async check() {
+        const health = (await (await fetch(`${onSmallDisk!.url}/api/health`)).json()) as { fault?: string };
+        const refused = answers.slice(currentFirst).some((answer) => answer.kind === 'post' && answer.status === 503);
+        if (!refused) return 'the disk never filled: no write was refused';
+        return /SQLITE_FULL/.test(health.fault ?? '')
+          ? undefined
+          : `health did not name SQLITE_FULL: ${JSON.stringify(health)}`;
+      },
+      end: () => rmSync(filler, { force: true }),
+    },
   ];
 
   try {
@@ -514,6 +749,10 @@ ${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeou
   } finally {
     stopping = true;
     await stopAll();
+    cdnServer.close();
+    await sqlite.db.destroy().catch(() => {});
+    await onSmallDisk?.db.destroy().catch(() => {});
+    if (!noSmallDisk) execFileSync('umount', ['-l', smallDisk], { stdio: 'ignore' });
     await smtp.close().catch(() => {});
     webhooks.close();
     await db.destroy().catch(() => {});

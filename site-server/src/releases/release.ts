@@ -144,9 +144,9 @@ async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, vers
     await ledger.record(remote, version, { event: 'forced', reason: force.reason });
     log(`Checks skipped (--force): ${printable(force.reason)}`);
   } else {
-    log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
     // A release stopped mid-checks (killed, a machine gone) shows as interrupted in `pnpm releases`, not unchecked.
     await ledger.record(remote, version, { event: 'checks-started' });
+    log(`Checking ${remotes[remote].folder} ${version} against ${live ?? 'no live version'}:`);
     // Loaded when a promote checks: Chromium's driver and a site server are most of a command's start.
     const { checkCandidate } = await import('./checks.ts');
     report = await checkCandidate(
