@@ -127,13 +127,13 @@ export function databaseReleases({
   let ready: () => void;
   const firstSync = new Promise<void>((resolve) => (ready = resolve));
   // The live versions read last, kept beside the builds: a server that starts while PostgreSQL is away serves them
-  // (their builds are still on disk) instead of waiting for the database to listen.
+  // (their builds are still on disk) instead of waiting for the database to listen. Only then: with the database
+  // there, it is read first, as a release made while this server was down must be served from its first page.
   const lastLiveFile = remotesDir && join(remotesDir, '.live.json');
   const restored = lastLiveFile ? restoreLastLive(lastLiveFile, remotesDir!) : undefined;
   if (restored) {
     serving = restored.serving;
     Object.assign(servingVersions, restored.versions);
-    ready!();
   }
   let written = serving;
   let reconnectTimer: NodeJS.Timeout | undefined;
@@ -305,6 +305,8 @@ export function databaseReleases({
     } catch (error) {
       connection.end().catch(() => {});
       const next = Math.min(wait * 2, 2_000);
+      // PostgreSQL cannot be reached at start: the versions this server served before are served meanwhile.
+      if (restored) ready();
       outage.failed(
         'following the releases in PostgreSQL',
         faultReason(error as Error),
