@@ -12,6 +12,8 @@ import { healthRoutes } from './health/routes.ts';
 import { textFormats } from '@gift/contracts';
 import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
+import { apiMetrics } from './metrics/api-metrics.ts';
+import { unscraped, type Metrics } from './metrics/metrics.ts';
 import { fieldDataRoutes, type KnownVersion } from './field-data/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
@@ -26,6 +28,7 @@ export async function apiPlugin(
     config,
     knownVersion,
     databaseReady = () => true,
+    metrics,
   }: {
     db: Db;
     config: ApiConfig;
@@ -33,8 +36,11 @@ export async function apiPlugin(
     databaseReady?: () => boolean;
     /** Which versions of each remote the site serves (the site server knows); the release tables' otherwise. */
     knownVersion?: KnownVersion;
+    /** The server's metrics, where the API's families are registered; none are served without it. */
+    metrics?: Metrics;
   },
 ) {
+  const families = apiMetrics(metrics ?? unscraped(), db, config.fieldDataMaxBytes);
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   app.setErrorHandler(apiErrorHandler);
   // JSON, and the native form posts of the site's pages (before their scripts run, or without them): any other
@@ -55,7 +61,7 @@ export async function apiPlugin(
     reply.code(404).send({ error: 'Not Found', message: `No API route ${request.method} ${request.url}` }),
   );
 
-  const outbox = startOutboxWorker(db, config, app.log, databaseReady);
+  const outbox = startOutboxWorker(db, config, app.log, databaseReady, families);
   app.addHook('onClose', async () => outbox.stop());
 
   healthRoutes(app, { db, databaseReady });
@@ -79,7 +85,8 @@ export async function apiPlugin(
     limits,
     outcomes,
     onQueued: outbox.kick,
+    metrics: families,
   });
   locationShareRoutes(app, { db, config, limits, outcomes });
-  fieldDataRoutes(app, { db, config, limits, knownVersion });
+  fieldDataRoutes(app, { db, config, limits, knownVersion, metrics: families.fieldData });
 }

@@ -41,6 +41,11 @@ export interface ApiConfig {
   instanceName: string;
   /** How long PostgreSQL may keep a request or a worker waiting: to connect, for a statement, for a lock. */
   databaseTimeouts: DatabaseTimeouts;
+  /**
+   * `/metrics` (Prometheus' text format): on unless METRICS=off; read from this machine, or with
+   * `Authorization: Bearer $METRICS_TOKEN`.
+   */
+  metrics: { enabled: boolean; token: string | undefined };
   /** Longest a client may take to send one whole request (slow bodies are cut off with 408). */
   requestTimeoutMs: number;
   /**
@@ -241,6 +246,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspac
     outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
     outboxLeaseMs: integer(env.OUTBOX_LEASE_MS, 30_000),
     instanceName: env.INSTANCE_NAME || defaultInstanceName(env),
+    metrics: { enabled: env.METRICS !== 'off', token: env.METRICS_TOKEN || undefined },
     databaseTimeouts: {
       connectMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, defaultDatabaseTimeouts.connectMs),
       statementMs: integer(env.DATABASE_STATEMENT_TIMEOUT_MS, defaultDatabaseTimeouts.statementMs),

@@ -8,3 +8,11 @@ export { databaseHealth } from './health/routes.ts';
 export { openDatabaseWhenReachable } from './db/database.ts';
 export { shellVersion } from './field-data/routes.ts';
 export { ticketCookie, viewTickets, type ViewTickets } from './field-data/tickets.ts';
+export {
+  bearerMatches,
+  countRequests,
+  createMetrics,
+  isOperator,
+  serveMetrics,
+  type Metrics,
+} from './metrics/metrics.ts';

@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { apiPrefix } from '@gift/contracts';
 import { apiPlugin } from './api-plugin.ts';
+import { countRequests, createMetrics, serveMetrics } from './metrics/metrics.ts';
 import type { KnownVersion } from './field-data/routes.ts';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -118,12 +119,17 @@ export async function createApiServer({
     trustProxy: trustedHops(config.trustProxy),
   });
   logEachRequest(app);
+  const metrics = config.metrics.enabled ? createMetrics() : undefined;
+  if (metrics) {
+    countRequests(app, metrics, () => 'api');
+    serveMetrics(app, metrics, config.metrics.token);
+  }
   app.addHook('onSend', async (request, reply) => {
     reply
       .header('x-request-id', request.id)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cross-Origin-Resource-Policy', 'same-origin');
   });
-  await app.register(apiPlugin, { prefix: apiPrefix, db, config, knownVersion, databaseReady });
+  await app.register(apiPlugin, { prefix: apiPrefix, db, config, knownVersion, databaseReady, metrics });
   return app;
 }

@@ -18,12 +18,18 @@ export async function testApi(
     fieldDataPerIp = 10_000,
     fieldDataMaxBytes = 1024 * 1024 * 1024,
     knownVersion,
+    metrics,
     ...limits
   }: Partial<ApiConfig['rateLimit']> &
     Partial<
       Pick<
         ApiConfig,
-        'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp' | 'fieldDataMaxBytes'
+        | 'allowedOrigins'
+        | 'trustProxy'
+        | 'locationNewTokensPerDay'
+        | 'fieldDataPerIp'
+        | 'fieldDataMaxBytes'
+        | 'metrics'
       >
     > & {
       knownVersion?: KnownVersion;
@@ -37,6 +43,7 @@ export async function testApi(
     locationNewTokensPerDay,
     fieldDataPerIp,
     fieldDataMaxBytes,
+    metrics: metrics ?? base.metrics,
     rateLimit: { ...base.rateLimit, perIpPoints: 10_000, perEmailPoints: 10_000, ...limits },
   };
   const logLines: string[] = [];

@@ -11,11 +11,14 @@ import { apiPrefix } from '@gift/contracts';
 import { manifestPath, type RemotesManifest } from '@gift/federation';
 import {
   apiPlugin,
+  countRequests,
+  createMetrics,
   databaseHealth,
   databaseName,
   formOutcomeCookies,
   httpServerOptions,
   logEachRequest,
+  serveMetrics,
   trustedHops,
   viewTickets,
   type ApiConfig,
@@ -34,6 +37,7 @@ import { serveHealth } from './http/health.ts';
 import { knownVersions } from './remotes/known-versions.ts';
 import { cohorts } from './rollouts/cohorts.ts';
 import type { Splits } from './ledger/rollouts.ts';
+import { ownerOf, siteMetrics } from './metrics/site-metrics.ts';
 
 export interface SiteServerOptions {
   /** Workspace root: the shell's and remotes' `dist` folders are read from here. */
@@ -77,6 +81,8 @@ export interface SiteServerOptions {
   siteRole?: SiteRole;
   /** HEALTH_TOKEN: `Authorization: Bearer <token>` on /healthz shows the versions and reasons beyond this machine. */
   healthToken?: string;
+  /** `/metrics` on or off, and METRICS_TOKEN; the API's settings when the API is mounted, on otherwise. */
+  metrics?: ApiConfig['metrics'];
 }
 
 /** The composed site on one origin: the shell, each remote's build under `/remotes/`, the manifest, the API. */
@@ -88,6 +94,9 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     ...httpServerOptions(limits),
   });
   logEachRequest(app);
+  const metricsSettings = options.metrics ?? options.api?.config.metrics ?? { enabled: true, token: undefined };
+  const metrics = metricsSettings.enabled ? createMetrics() : undefined;
+  if (metrics) countRequests(app, metrics, ownerOf);
 
   await app.register(compress, answerCompression);
   addSecurityHeaders(app, options.remoteOrigins ?? [], options.trustProxy ?? false);
@@ -114,13 +123,16 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     readSplits: () => readSplits(),
     remotesDir: options.remotesDir,
   });
-  if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api, knownVersion });
+  if (options.api) await app.register(apiPlugin, { prefix: apiPrefix, ...options.api, knownVersion, metrics });
 
   const manifest = await serveBuilds(app, { ...options, releases: options.releases?.(app.log) });
   readLive = manifest.read;
   readSplits = manifest.splits ?? readSplits;
   const readManifest = manifest.read;
   const siteCohorts = cohorts();
+  const families =
+    metrics && siteMetrics(app, metrics, { readManifest, readSplits: () => readSplits(), status: manifest.status });
+  if (metrics) serveMetrics(app, metrics, metricsSettings.token);
   serveHealth(app, {
     readManifest,
     status: manifest.status,
@@ -167,6 +179,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     formOutcomes: options.api && formOutcomeCookies(options.api.config.cookieSecrets),
     tickets,
     log: app.log,
+    onPage: families?.page,
   });
   serveSeoFiles(app, withOrigin);
 

@@ -18,6 +18,8 @@ import { isFormPost, typedText, type FormOutcomeCookies } from '../http/form-pos
 import { badRequest, postGuard, tooManyRequests, tooManyRequestsMessage, type RateLimits } from '../http/guards.ts';
 import { emailFingerprinter, isValidEmail, mailboxKey, normalizeEmail } from './email.ts';
 import type { DeletionRequests } from './repository.ts';
+import { isDatabaseAway } from '../db/faults.ts';
+import { outcomeOfStatus, type ApiMetrics, type DeletionOutcome } from '../metrics/api-metrics.ts';
 
 type Body = DeletionRequestBody;
 
@@ -50,14 +52,26 @@ export function deletionRequestRoutes(
     limits,
     outcomes,
     onQueued = () => {},
+    metrics,
   }: {
     requests: DeletionRequests;
+    /** Counts each request and how it ended. */
+    metrics?: ApiMetrics;
     config: ApiConfig;
     limits: RateLimits;
     outcomes: FormOutcomeCookies;
     onQueued?: () => void;
   },
 ) {
+  // How each request ended, as its handler said; otherwise its answer's status says (a schema, a limit, the database).
+  const ended = new WeakMap<FastifyRequest, DeletionOutcome>();
+  const counted = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    metrics?.deletionRequest(isFormPost(request) ? 'form' : 'json');
+    const status = reply.statusCode;
+    // A native form refused before its handler is sent back to its page (303), as an accepted one is: not accepted.
+    metrics?.deletionOutcome(ended.get(request) ?? (status < 400 ? 'refused' : outcomeOfStatus(status)));
+    done();
+  };
   const { rateLimit: limit } = config;
   const perIp = limits('deletion-ip', limit.perIpPoints, limit.perIpWindowSeconds);
   const perEmail = limits('deletion-email', limit.perEmailPoints, limit.perEmailWindowSeconds);
@@ -74,14 +88,19 @@ export function deletionRequestRoutes(
    */
   app.post<{ Body: Body }>(
     apiRoute(apiPaths.deleteAccount),
-    formPostOptions(deletionRequestSchema, paths.deleteAccount, { config, perIp, outcomes, refusedOnPage }),
+    {
+      ...formPostOptions(deletionRequestSchema, paths.deleteAccount, { config, perIp, outcomes, refusedOnPage }),
+      onResponse: counted,
+    },
     async (request, reply) => {
       const form = isFormPost(request);
       const values = typedValues(request.body);
-      const refuse = (field: string, message: string, outcome: 'missing-fields' | 'refused' = 'refused') =>
-        form
+      const refuse = (field: string, message: string, outcome: 'missing-fields' | 'refused' = 'refused') => {
+        ended.set(request, outcome === 'missing-fields' ? 'missing_fields' : 'invalid');
+        return form
           ? answerForm(request, reply, { form: 'delete-account', outcome, message, values })
           : badRequest(reply, field, message);
+      };
       const name = values.name.trim();
       const email = normalizeEmail(values.email);
       const reason = values.reason.trim();
@@ -90,6 +109,7 @@ export function deletionRequestRoutes(
       if (!reason) return refuse('reason', 'Tell us why you are deleting your account.', 'missing-fields');
       const retryAfter = await perEmail.consume(mailboxKey(email));
       if (retryAfter !== undefined) {
+        ended.set(request, 'rate_limited');
         return form ? refuse('email', tooManyRequestsMessage(retryAfter)) : tooManyRequests(reply, retryAfter);
       }
 
@@ -98,10 +118,12 @@ export function deletionRequestRoutes(
         request.log.info({ reference, created, emailed, email: fingerprint(email) }, 'deletion request accepted');
       } catch (error) {
         if (!form) throw error;
+        ended.set(request, isDatabaseAway(error as Error) ? 'unavailable' : 'failed');
         request.log.error({ err: error }, 'a deletion request from the form could not be stored');
         return answerForm(request, reply, { form: 'delete-account', outcome: 'failed', values });
       }
       onQueued();
+      ended.set(request, 'accepted');
       // The same answer whether the address is new, has a request open already, or has no account: no reference
       // either (the email carries it), which would tell a stranger that two requests are the same one.
       if (form) return answerForm(request, reply, { form: 'delete-account', outcome: 'submitted' });

@@ -12,6 +12,7 @@ import {
 import type { ApiConfig } from '../config.ts';
 import { isPostgresDb, type Db } from '../db/database.ts';
 import { badRequest, postGuard, type RateLimits } from '../http/guards.ts';
+import { outcomeOfStatus, type ApiMetrics, type FieldDataRefusal } from '../metrics/api-metrics.ts';
 import { networkHasher } from './networks.ts';
 import { fieldData, fieldDataRetention, groupCommit, maxErrorMessages, otherErrors } from './repository.ts';
 import { ticketCookie, viewTickets } from './tickets.ts';
@@ -166,7 +167,20 @@ function unticketedCap(limit: number) {
  */
 export function fieldDataRoutes(
   app: FastifyInstance,
-  { db, config, limits, knownVersion }: { db: Db; config: ApiConfig; limits: RateLimits; knownVersion?: KnownVersion },
+  {
+    db,
+    config,
+    limits,
+    knownVersion,
+    metrics,
+  }: {
+    db: Db;
+    config: ApiConfig;
+    limits: RateLimits;
+    knownVersion?: KnownVersion;
+    /** Counts what arrives, what is refused and why, sampled out, stored, and the views counted. */
+    metrics?: ApiMetrics['fieldData'];
+  },
 ) {
   const data = fieldData(db);
   const store = groupCommit((reports) => data.storeAll(reports));
@@ -175,7 +189,13 @@ export function fieldDataRoutes(
   const tickets = viewTickets(config.cookieSecrets);
   const networks = networkHasher(db);
   const capErrors = errorCap();
-  const budget = storageBudget(() => data.rawBytes(), config.fieldDataMaxBytes);
+  const budget = storageBudget(async () => {
+    const bytes = await data.rawBytes();
+    metrics?.measured(bytes);
+    return bytes;
+  }, config.fieldDataMaxBytes);
+  // Why a report was refused, when its handler said; otherwise its answer's status says (schema, origin, a limit).
+  const refusedFor = new WeakMap<FastifyRequest, FieldDataRefusal>();
   const withinUnticketed = unticketedCap(unticketedPerVersionHour);
 
   /** Why a report cannot be about what it names, or undefined when it can. */
@@ -204,16 +224,28 @@ export function fieldDataRoutes(
       bodyLimit: fieldDataLimits.bodyBytes,
       schema: { body: fieldReportSchema },
       onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: '/' }),
+      onResponse: (request, reply, done) => {
+        metrics?.received();
+        if (reply.statusCode >= 400)
+          metrics?.refused(refusedFor.get(request) ?? (outcomeOfStatus(reply.statusCode) as FieldDataRefusal));
+        done();
+      },
     },
     async (request, reply) => {
       const report = request.body.remote === 'shell' ? { ...request.body, version: shellVersion } : request.body;
       const refused = await refusal(report);
-      if (refused) return badRequest(reply, ...refused);
+      if (refused) {
+        refusedFor.set(request, refused[0] as FieldDataRefusal);
+        return badRequest(reply, ...refused);
+      }
       const at = new Date();
       const ticket = ticketOf(request, report);
       const weight = await budget.weightOfNext(ticket !== null);
-      if (weight > 0 && (ticket !== null || withinUnticketed(report, at))) {
+      if (weight === 0) metrics?.sampledOut('budget');
+      else if (ticket === null && !withinUnticketed(report, at)) metrics?.sampledOut('unticketed_cap');
+      else {
         await store({ ...capErrors(report, at), ...(await networksOf(request.ip, at)), ticket, weight });
+        if (ticket !== null) metrics?.counted(report.remote, report.version);
       }
       return reply.code(204).send();
     },

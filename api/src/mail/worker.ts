@@ -6,6 +6,7 @@ import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { fieldData } from '../field-data/repository.ts';
 import { locationShares } from '../location-shares/repository.ts';
+import type { ApiMetrics } from '../metrics/api-metrics.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 import { createTransport, deliverDueEmails } from './outbox.ts';
 
@@ -21,6 +22,7 @@ export function startOutboxWorker(
   config: ApiConfig,
   log: FastifyBaseLogger,
   databaseReady: () => boolean = () => true,
+  metrics?: ApiMetrics,
 ) {
   const transport = createTransport(config);
   let running: Promise<void> | undefined;
@@ -53,6 +55,7 @@ export function startOutboxWorker(
         const mail = await deliverDueEmails(db, transport, config.mailFrom, new Date(), config.outboxLeaseMs, instance);
         works('the outbox (its database)');
         const { due, sent, lastError } = mail;
+        metrics?.queueAttemptsFailed('mail', due - sent - mail.notRecorded.length);
         if (due) log.info({ due, sent, transport: transport.describe }, 'outbox delivered');
         if (sent) works('sending mail');
         else if (lastError) failed('sending mail', lastError);
@@ -60,6 +63,7 @@ export function startOutboxWorker(
         if (config.webhookUrl) {
           const target = { url: config.webhookUrl, secrets: config.webhookSecrets, timeoutMs: config.webhookTimeoutMs };
           const events = await deliverDueWebhooks(db, target, new Date(), instance);
+          metrics?.queueAttemptsFailed('webhooks', events.due - events.delivered - events.notRecorded.length);
           if (events.due) log.info({ due: events.due, delivered: events.delivered }, 'webhook events delivered');
           if (events.delivered) works('delivering webhook events');
           else if (events.lastError) failed('delivering webhook events', events.lastError);

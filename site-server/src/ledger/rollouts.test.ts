@@ -15,7 +15,7 @@ import {
 
 const live = { legal: '/remotes/legal/v1/remoteEntry.js', vendor: '/remotes/vendor/v7/remoteEntry.js' };
 const split = (share: number): Splits => ({
-  legal: { version: 'v2', entry: '/remotes/legal/v2/remoteEntry.js', share },
+  legal: { version: 'v2', entry: '/remotes/legal/v2/remoteEntry.js', share, stage: 1 },
 });
 
 /** A page request with these cookies, and the cookies its reply sets. */

@@ -39,6 +39,8 @@ export interface Split {
   version: string;
   entry: string;
   share: number;
+  /** Which of the rollout's stages it is at, from 1. */
+  stage: number;
 }
 
 /** The rollouts under way, by remote, as every site server splits visitors by them. */
@@ -50,6 +52,7 @@ export const splitOf = (rollout: Rollout): Split => ({
   version: rollout.version,
   entry: rollout.entry,
   share: shareOf(rollout),
+  stage: rollout.stage + 1,
 });
 
 /** Whether a visitor's bucket (0-99) is in the canary at `share` percent: raising the share only adds buckets. */

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoute, metadataTags, notFoundMetadata, withoutTrailingSlash, type PageRoute } from '@gift/content';
-import { manifestElement, type RemotesManifest } from '@gift/federation';
+import { manifestElement, remotes, type RemotesManifest } from '@gift/federation';
 import type { FormOutcomeCookies, ViewTickets } from 'api';
 import { revalidate } from '../remotes/builds.ts';
 import { onDemandPages, repeatedFailures } from './on-demand-pages.ts';
@@ -51,6 +51,7 @@ export function pageSender({
   formOutcomes,
   tickets,
   log,
+  onPage,
 }: {
   root: string;
   remotesDir?: string;
@@ -64,6 +65,8 @@ export function pageSender({
   overrides: Overrides;
   /** The outcomes of native form posts, signed by the API: none shown without it. */
   formOutcomes?: FormOutcomeCookies;
+  /** Hears each page sent: its remote, from memory or made for the request, its status (the metrics). */
+  onPage?: (remote: string, source: 'memory' | 'on_demand', status: number) => void;
   /** The API's view tickets: each page view of a remote goes with one, which its field-data report brings back. */
   tickets?: ViewTickets;
   log: FastifyBaseLogger;
@@ -217,6 +220,7 @@ export function pageSender({
         .send();
     }
     const found = match !== undefined;
+    const owner = match ? remotes[match.route.remote].folder : 'none';
     const key = match ? match.canonicalPath : notFoundKey;
     // A form posted natively came back here (Post/Redirect/Get): shown once, never cached, since it holds what
     // the visitor typed.
@@ -261,8 +265,11 @@ export function pageSender({
     if (page.shared && !personal && formOutcome === undefined) {
       // One kept page per cohort: its element names its own versions of every remote.
       const kept = `${origin}\n${key}${cohort.key ? `\n${cohort.key}` : ''}`;
-      return sendPageForm(request, reply, await keptPages.formsOf(kept, page.html, composed.key, make));
+      const sent = sendPageForm(request, reply, await keptPages.formsOf(kept, page.html, composed.key, make));
+      onPage?.(owner, 'memory', reply.statusCode);
+      return sent;
     }
+    onPage?.(owner, 'on_demand', reply.statusCode);
     return sendPageOnce(request, reply, make());
   };
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { siteEvents } from '../metrics/events.ts';
 import {
   createWriteStream,
   existsSync,
@@ -35,11 +36,20 @@ const isSafePath = (path: string) =>
 
 /** Why a version's build was not taken, naming the file: the previous version keeps serving. */
 export class RefusedBuild extends Error {
+  /** Why, as a bounded word for the metrics: the CDN did not serve it, it differs from its release, too large, or not a build. */
+  readonly reason: 'unreachable' | 'checksum' | 'too_large' | 'invalid';
   constructor(
     readonly file: string,
     why: string,
   ) {
     super(`${file}: ${why}`);
+    this.reason = /SHA-256/.test(why)
+      ? 'checksum'
+      : /bytes/.test(why)
+        ? 'too_large'
+        : /cannot be fetched|answered|redirect/.test(why)
+          ? 'unreachable'
+          : 'invalid';
   }
 }
 
@@ -286,11 +296,13 @@ export function buildCache({
             .then(() => {
               refused.delete(key);
               log.info({ build: key, ms: Date.now() - started }, 'build fetched from the CDN and checked');
+              siteEvents.build({ remote: remotes[remote].folder, outcome: 'fetched' });
             })
             .catch((error: unknown) => {
               if (error instanceof RefusedBuild) {
                 const delayMs = lately ? Math.min(lately.delayMs * 2, retryDelaysMs.most) : retryDelaysMs.first;
                 refused.set(key, { error, until: Date.now() + delayMs, delayMs });
+                siteEvents.build({ remote: remotes[remote].folder, outcome: 'refused', reason: error.reason });
               }
               throw error;
             })

@@ -14,6 +14,7 @@ import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, watchRollback, type ReleaseSettings } from '../ledger/switches.ts';
 import { watchedRelease } from '../ledger/records.ts';
 import { watchRollouts } from './rollout-watch.ts';
+import { siteEvents } from '../metrics/events.ts';
 
 /**
  * The release watch: for RELEASE_WATCH_MINUTES after a promote, the field data of the new version is compared with the
@@ -56,11 +57,15 @@ export async function watchReleases({
     const watched = watchedRelease(await ledger.records(remote), now(), minutes);
     if (!watched || (await ledger.liveVersion(remote)) !== watched.version) continue;
     const { decision } = await judgeRelease(db, { remote, ...watched }, rule, now);
-    if (decision.verdict !== 'roll back') continue;
+    const folder = remotes[remote].folder;
+    if (decision.verdict !== 'roll back') {
+      siteEvents.verdict({ remote: folder, kind: 'waiting' });
+      continue;
+    }
     const why = decision.why;
     const change = await watchRollback(settings, remote, { from: watched.version, to: watched.previous, why });
     if (!change) continue;
-    const folder = remotes[remote].folder;
+    siteEvents.verdict({ remote: folder, kind: 'rolled_back' });
     log.warn({ remote: folder, from: watched.version, to: watched.previous, why }, 'release rolled back by the watch');
     if (webhooks)
       await queueRollbackWebhook(
@@ -87,7 +92,10 @@ export function startReleaseWatch(options: ReleaseWatchOptions) {
     running = true;
     (options.minutes > 0 ? watchReleases(options) : Promise.resolve())
       .then(() => watchRollouts(options))
-      .then(() => outage.works(paused))
+      .then(() => {
+        outage.works(paused);
+        siteEvents.look({ at: Date.now(), intervalMs: options.intervalMs ?? 30_000 });
+      })
       .catch((error: unknown) => {
         if (isDatabaseAway(error as Error))
           outage.failed(paused, faultReason(error as Error), 'it pauses and looks again every interval');

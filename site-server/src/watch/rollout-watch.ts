@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { siteEvents } from '../metrics/events.ts';
 import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type DecisionRule, type Db } from 'api/commands';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, type ReleaseSettings } from '../ledger/switches.ts';
@@ -54,7 +55,10 @@ export async function watchRollouts({
         : decision.verdict === 'keep' && stageIsDue(rollout, now())
           ? 'advance'
           : undefined;
-    if (!action) continue;
+    if (!action) {
+      siteEvents.verdict({ remote: remotes[remote].folder, kind: 'waiting' });
+      continue;
+    }
     const why =
       action === 'abort'
         ? decision.why
@@ -62,6 +66,7 @@ export async function watchRollouts({
     const step = await stepRollout(settings, remote, action, { why, by: 'watch', decidedOn: rollout, now });
     if (!step) continue;
     const folder = remotes[remote].folder;
+    siteEvents.verdict({ remote: folder, kind: action === 'abort' ? 'aborted' : 'advanced' });
     const share = step.after ? shareOf(step.after) : step.done === 'completed' ? 100 : shareOf(rollout);
     log[action === 'abort' ? 'warn' : 'info'](
       { remote: folder, version: rollout.version, current: rollout.current, share, why },

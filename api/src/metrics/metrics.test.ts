@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { sqliteDatabase } from '../../test/databases.ts';
+import { postTo, testApi, validBody } from '../../test/app.ts';
+
+let db: Db;
+let app: FastifyInstance;
+
+async function start(settings: Parameters<typeof testApi>[1] = {}) {
+  ({ db } = await sqliteDatabase());
+  ({ app } = await testApi(db, { knownVersion: (remote, version) => version === 'v1', ...settings }));
+}
+
+afterEach(async () => {
+  await app?.close();
+  await db?.destroy();
+});
+
+const scrape = async (headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
+  app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
+
+/** The value of one series of the scrape, or undefined when it is not there. */
+const valueOf = (text: string, series: string) => {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
+
+const report = {
+  route: '/vendor',
+  remote: 'vendor',
+  version: 'v1',
+  shell: 'Bx12_abc',
+  viewport: 'phone',
+  view: true,
+  entries: [{ metric: 'LCP', value: 1830.2 }],
+};
+
+describe('GET /metrics on the API', () => {
+  it('counts deletion requests by outcome and shows the mail waiting, in the Prometheus text format', async () => {
+    await start();
+    expect((await postTo(app, '/api/delete-account', validBody)).statusCode).toBe(202);
+    expect((await postTo(app, '/api/delete-account', { ...validBody, email: 'not an address' })).statusCode).toBe(400);
+    expect((await postTo(app, '/api/delete-account', '{"name":', {})).statusCode).toBe(400);
+    const response = await scrape();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = response.body;
+    expect(valueOf(text, 'api_deletion_requests_received_total{via="json"}')).toBe(3);
+    expect(valueOf(text, 'api_deletion_requests_total{outcome="accepted"}')).toBe(1);
+    expect(valueOf(text, 'api_deletion_requests_total{outcome="invalid"}')).toBe(2);
+    expect(valueOf(text, 'api_queue_waiting{queue="mail"}')).toBe(1);
+    expect(valueOf(text, 'api_queue_oldest_age_seconds{queue="mail"}')).toBeGreaterThanOrEqual(0);
+    expect(valueOf(text, 'api_queue_dead{queue="mail"}')).toBe(0);
+    expect(
+      valueOf(
+        text,
+        'http_requests_total{route="/api/delete-account",remote="api",method="POST",status_class="2xx"}',
+      ),
+    ).toBe(1);
+    // The process's own families, from prom-client's defaults.
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+    expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('labels a request by its route pattern, never its address (a share link carries a token)', async () => {
+    await start();
+    await app.inject({ method: 'GET', url: '/api/share-location/secret-token-123/anything' });
+    await app.inject({ method: 'GET', url: '/api/no/such/route?token=abc' });
+    const text = (await scrape()).body;
+    expect(text).not.toContain('secret-token-123');
+    expect(text).not.toContain('abc');
+    expect(text).toContain('route="unmatched",remote="api",method="GET",status_class="4xx"');
+  });
+
+  it('counts field data received, refused by reason, and the views counted per remote and version', async () => {
+    await start();
+    expect((await postTo(app, '/api/rum', report)).statusCode).toBe(204);
+    expect((await postTo(app, '/api/rum', { ...report, version: 'v9' })).statusCode).toBe(400);
+    expect((await postTo(app, '/api/rum', { ...report, route: '/nowhere' })).statusCode).toBe(400);
+    expect((await postTo(app, '/api/rum', { ...report, entries: 'many' })).statusCode).toBe(400);
+    const text = (await scrape()).body;
+    expect(valueOf(text, 'api_field_data_received_total')).toBe(4);
+    expect(valueOf(text, 'api_field_data_refused_total{reason="version"}')).toBe(1);
+    expect(valueOf(text, 'api_field_data_refused_total{reason="route"}')).toBe(1);
+    expect(valueOf(text, 'api_field_data_refused_total{reason="invalid"}')).toBe(1);
+    expect(valueOf(text, 'api_field_data_max_bytes')).toBe(1024 * 1024 * 1024);
+    // Without a view ticket the report is stored but no view is counted.
+    expect(text).not.toContain('api_field_data_views_total{');
+  });
+
+  it('is for this machine or the bearer of METRICS_TOKEN: anyone else, or a request a proxy forwarded, gets 404', async () => {
+    await start({ metrics: { enabled: true, token: 'a-metrics-token-for-prometheus' } });
+    expect((await scrape({}, '203.0.113.9')).statusCode).toBe(404);
+    expect((await scrape({ 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(404);
+    expect((await scrape({ authorization: 'Bearer wrong' }, '203.0.113.9')).statusCode).toBe(404);
+    const withToken = await scrape({ authorization: 'Bearer a-metrics-token-for-prometheus' }, '203.0.113.9');
+    expect(withToken.statusCode).toBe(200);
+    expect(withToken.body).toContain('api_deletion_requests_total');
+  });
+
+  it('is not there with METRICS=off', async () => {
+    await start({ metrics: { enabled: false, token: undefined } });
+    expect((await scrape()).statusCode).toBe(404);
+    expect((await postTo(app, '/api/delete-account', validBody)).statusCode).toBe(202);
+  });
+});

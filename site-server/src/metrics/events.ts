@@ -1,0 +1,33 @@
+import { channel } from 'node:diagnostics_channel';
+
+/**
+ * What the release watch and the build cache do, published on Node's diagnostics channels for the metrics: they run
+ * beside the server rather than inside it, and need not know who listens. A channel nobody subscribes to costs a check.
+ */
+
+export type BuildEvent =
+  | { remote: string; outcome: 'fetched' }
+  | { remote: string; outcome: 'refused'; reason: 'unreachable' | 'checksum' | 'too_large' | 'invalid' };
+export type WatchVerdict = { remote: string; kind: 'rolled_back' | 'aborted' | 'advanced' | 'waiting' };
+export type WatchLook = { at: number; intervalMs: number };
+
+export const channels = {
+  build: channel('gift.site.build'),
+  verdict: channel('gift.site.watch.verdict'),
+  look: channel('gift.site.watch.look'),
+};
+
+const publisher =
+  <Event>(named: ReturnType<typeof channel>) =>
+  (event: Event) => {
+    if (named.hasSubscribers) named.publish(event);
+  };
+
+export const siteEvents = {
+  /** A build fetched from the CDN and checked, or refused (the version before keeps serving). */
+  build: publisher<BuildEvent>(channels.build),
+  /** What one look of the release watch decided for one remote under watch or in a rollout. */
+  verdict: publisher<WatchVerdict>(channels.verdict),
+  /** A look of the release watch that read what it needed (none while the database is away). */
+  look: publisher<WatchLook>(channels.look),
+};

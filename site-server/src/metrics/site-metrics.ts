@@ -1,0 +1,174 @@
+// metrics/: the site server's families beside the API's and the process's (`/metrics`, api's metrics.ts).
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge } from 'prom-client';
+import { pageRoutes } from '@gift/content';
+import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
+import type { Metrics } from 'api';
+import type { Split, Splits } from '../ledger/rollouts.ts';
+import { liveVersionsOf } from '../ledger/versions.ts';
+import type { ReleasesSource } from '../remotes/builds.ts';
+import { channels, type BuildEvent, type WatchLook, type WatchVerdict } from './events.ts';
+
+const folders = new Set<string>(remoteNames.map((remote) => remotes[remote].folder));
+const pageOwners = new Map<string, string>(pageRoutes.map((route) => [route.path, remotes[route.remote].folder]));
+
+/**
+ * The remote that owns a request, by its route pattern: a page's remote, the remote whose build a `/remotes/` file is
+ * of, `api`, or `shell` for the rest (its files, the manifest, health); `none` for what matched no route.
+ */
+export function ownerOf(route: string | undefined, url: string): string {
+  if (route === undefined) return 'none';
+  const page = pageOwners.get(route);
+  if (page) return page;
+  if (route.startsWith('/api/')) return 'api';
+  if (route.startsWith('/remotes/')) {
+    const folder = url.split('/')[2] ?? '';
+    return folders.has(folder) ? folder : 'none';
+  }
+  return 'shell';
+}
+
+/**
+ * The site server's families: which version of each remote it serves and which it cannot, the rollouts it splits
+ * visitors by, the pages it answered (from memory or made on demand, 304s), the release watch's verdicts and looks, and
+ * the builds it fetched from the CDN or refused. Read from the server's own state when scraped, or counted as the
+ * release watch and the build cache say what they did (events.ts).
+ */
+export function siteMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  {
+    readManifest,
+    readSplits,
+    status,
+  }: { readManifest: () => Promise<RemotesManifest>; readSplits: () => Splits; status: ReleasesSource['status'] },
+) {
+  const registers = [metrics.registry];
+  new Gauge({
+    name: 'site_live_version_unavailable',
+    help: 'A remote whose live version this server cannot serve (its build not fetched or refused): 1; otherwise 0.',
+    labelNames: ['remote'],
+    registers,
+    collect() {
+      const late = (status() as { behind?: Record<string, string> }).behind ?? {};
+      for (const remote of folders) this.set({ remote }, remote in late ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'site_releases_last_heard_seconds',
+    help: 'Seconds since this server last read the releases from PostgreSQL (servers that follow them).',
+    registers,
+    collect() {
+      this.reset();
+      const { lastHeardMs } = status();
+      if (lastHeardMs !== undefined) this.set(lastHeardMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'site_live_version_info',
+    help: 'The version of each remote this server serves now: 1 for that version.',
+    labelNames: ['remote', 'version'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const [remote, version] of Object.entries(status().live ?? liveVersionsOf(await readManifest()))) {
+        this.set({ remote, version }, 1);
+      }
+    },
+  });
+  const eachSplit = (set: (labels: { remote: string; version: string }, split: Split) => void) => {
+    for (const [remote, split] of Object.entries(readSplits())) {
+      if (split) set({ remote: remotes[remote as RemoteName]?.folder ?? remote, version: split.version }, split);
+    }
+  };
+  new Gauge({
+    name: 'site_rollout_share_ratio',
+    help: 'The share of visitors a rollout serves its new version to, from 0 to 1, by remote and version.',
+    labelNames: ['remote', 'version'],
+    registers,
+    collect() {
+      this.reset();
+      eachSplit((labels, split) => this.set(labels, split.share / 100));
+    },
+  });
+  new Gauge({
+    name: 'site_rollout_stage',
+    help: 'The stage (from 1) of each rollout under way, by remote and the version rolled out.',
+    labelNames: ['remote', 'version'],
+    registers,
+    collect() {
+      this.reset();
+      eachSplit((labels, split) => this.set(labels, split.stage));
+    },
+  });
+
+  const pages = new Counter({
+    name: 'site_pages_total',
+    help: 'Pages answered, by remote, where from (memory: kept compressed; on_demand: made for this request) and status.',
+    labelNames: ['remote', 'source', 'status'],
+    registers,
+  });
+
+  const verdicts = new Counter({
+    name: 'site_release_watch_verdicts_total',
+    help: "The release watch's verdicts, one per remote per look: rolled_back, aborted, advanced or waiting.",
+    labelNames: ['remote', 'kind'],
+    registers,
+  });
+  const lastLook = new Gauge({
+    name: 'site_release_watch_last_look_timestamp_seconds',
+    help: 'When the release watch last looked at the field data (Unix time); absent until it first does.',
+    registers,
+  });
+  const interval = new Gauge({
+    name: 'site_release_watch_interval_seconds',
+    help: 'How often the release watch looks.',
+    registers,
+  });
+  const fetched = new Counter({
+    name: 'site_builds_fetched_total',
+    help: 'Builds fetched from the CDN and checked against their release, by remote.',
+    labelNames: ['remote'],
+    registers,
+  });
+  const refused = new Counter({
+    name: 'site_builds_refused_total',
+    help: 'Builds refused, by remote and reason (unreachable, checksum, too_large, invalid): the version before serves.',
+    labelNames: ['remote', 'reason'],
+    registers,
+  });
+
+  const onBuild = (message: unknown) => {
+    const event = message as BuildEvent;
+    if (event.outcome === 'fetched') fetched.inc({ remote: event.remote });
+    else refused.inc({ remote: event.remote, reason: event.reason });
+  };
+  const onVerdict = (message: unknown) => {
+    const { remote, kind } = message as WatchVerdict;
+    verdicts.inc({ remote, kind });
+  };
+  const onLook = (message: unknown) => {
+    const look = message as WatchLook;
+    lastLook.set(look.at / 1000);
+    interval.set(look.intervalMs / 1000);
+  };
+  const heard = [
+    [channels.build.name, onBuild],
+    [channels.verdict.name, onVerdict],
+    [channels.look.name, onLook],
+  ] as const;
+  for (const [name, listener] of heard) subscribe(name, listener);
+  app.addHook('onClose', async () => {
+    for (const [name, listener] of heard) unsubscribe(name, listener);
+  });
+
+  return {
+    /** A page answered: `memory` when sent from the kept forms (a 304 too), `on_demand` when made for this request. */
+    page(remote: string, source: 'memory' | 'on_demand', statusCode: number) {
+      pages.inc({ remote, source, status: String(statusCode) });
+    },
+  };
+}
+
+export type SiteMetrics = ReturnType<typeof siteMetrics>;
