@@ -98,6 +98,57 @@ ${config(port, prefix)}
   return address;
 }
 
+export const prometheusBin = ['/usr/bin/prometheus', '/usr/sbin/prometheus'].find((path) => existsSync(path));
+export const promtoolBin = ['/usr/bin/promtool', '/usr/sbin/promtool'].find((path) => existsSync(path));
+
+/** One sample of a PromQL instant query: its labels and value. */
+export type Sample = { metric: Record<string, string>; value: number };
+
+/**
+ * Prometheus from Debian's package on a free port of 127.0.0.1, scraping each job's targets (`host:port`) every second,
+ * with its data in a folder of its own; resolves once it is ready, with its address and a PromQL instant query.
+ */
+export async function startPrometheus(jobs: Record<string, string[]>) {
+  if (!prometheusBin) throw new Error('Prometheus is not installed (apt-get install prometheus)');
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'cluster-prometheus-'));
+  const scrapes = Object.entries(jobs).map(
+    ([job, targets]) => `  - job_name: ${job}
+    static_configs:
+      - targets: [${targets.map((target) => `'${target}'`).join(', ')}]`,
+  );
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+scrape_configs:
+${scrapes.join('\n')}
+`,
+  );
+  start(prometheusBin, [
+    `--config.file=${join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/-/ready`, 'Prometheus', 60_000);
+  /** The answer to a PromQL instant query now: its samples (an empty list when nothing matches). */
+  const query = async (promql: string): Promise<Sample[]> => {
+    const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
+    const body = (await response.json()) as {
+      status: string;
+      error?: string;
+      data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+    };
+    if (body.status !== 'success') throw new Error(`PromQL ${promql}: ${body.error ?? response.status}`);
+    return body.data!.result.map(({ metric, value }) => ({ metric, value: Number(value[1]) }));
+  };
+  return { url, query };
+}
+
 /** nginx balancing `/api/` over the instances on `ports`; resolves with its address once it answers. */
 export const startNginx = (ports: number[]): Promise<string> =>
   startNginxWith(

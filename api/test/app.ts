@@ -24,12 +24,7 @@ export async function testApi(
     Partial<
       Pick<
         ApiConfig,
-        | 'allowedOrigins'
-        | 'trustProxy'
-        | 'locationNewTokensPerDay'
-        | 'fieldDataPerIp'
-        | 'fieldDataMaxBytes'
-        | 'metrics'
+        'allowedOrigins' | 'trustProxy' | 'locationNewTokensPerDay' | 'fieldDataPerIp' | 'fieldDataMaxBytes' | 'metrics'
       >
     > & {
       knownVersion?: KnownVersion;

@@ -52,23 +52,29 @@ async function start(script: string, args: string[], env: NodeJS.ProcessEnv, pro
 }
 
 const paths = ['/vendor', '/'];
-const sitePort = await freePort();
-const site = `http://127.0.0.1:${sitePort}`;
-await start(
-  'src/main.ts',
-  [],
-  {
-    NODE_ENV: 'production',
-    PORT: String(sitePort),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    PUBLIC_SITE_URL: site,
-    LOG_HASH_SECRET: 'b'.repeat(32),
-    COOKIE_SECRET: 'c'.repeat(32),
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-pages-')),
-  },
-  `${site}/vendor`,
-);
+/** The site server as production starts it, on a port of its own; `env` adds to or overrides its settings. */
+async function startSite(env: NodeJS.ProcessEnv = {}) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  await start(
+    'src/main.ts',
+    [],
+    {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      PUBLIC_SITE_URL: url,
+      LOG_HASH_SECRET: 'b'.repeat(32),
+      COOKIE_SECRET: 'c'.repeat(32),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-pages-')),
+      ...env,
+    },
+    `${url}/vendor`,
+  );
+  return url;
+}
+const site = await startSite();
 
 /** The bytes the site server sends for `path`, as they travel (node:http does not decode them, unlike fetch). */
 const rawBytes = (path: string, encoding: string) =>
@@ -261,6 +267,37 @@ if (process.env.BENCH_PAGE_LAYERS !== '0') {
       `| ${label.padEnd(14)} | ${Math.round(rps).toLocaleString('en').padStart(6)} | ${`${Math.round((rps / base) * 100)} %`.padStart(12)} |`,
     );
   }
+}
+
+/**
+ * What `/metrics` costs: the same server with METRICS=off, measured alternately with the site (metrics on: a
+ * request counted and timed by route, remote, method and status class), `/vendor` with brotli. The target: at least
+ * 97% of the pages per second without them. BENCH_PAGE_METRICS=0 skips it.
+ */
+if (process.env.BENCH_PAGE_METRICS !== '0') {
+  const withMetrics = [
+    { label: 'metrics on', url: `${site}/vendor` },
+    { label: 'metrics off', url: `${await startSite({ METRICS: 'off' })}/vendor` },
+  ];
+  // A scrape first, so that the server's families are made as they are under Prometheus.
+  await fetch(`${site}/metrics`);
+  for (const { url } of withMetrics) await autocannon({ url, connections, duration: 2 });
+  const runs = withMetrics.map(() => [] as number[]);
+  const metricRounds = Math.max(rounds, 5);
+  for (let round = 0; round < metricRounds; round++) {
+    for (const [index, { url }] of withMetrics.entries()) runs[index]!.push((await measure(url, 'br')).rps);
+  }
+  const [on, off] = runs.map(median) as [number, number];
+  console.log(`\nWhat /metrics costs: /vendor, br, ${metricRounds} rounds alternating, medians\n`);
+  console.log('| server      | req/s  | of metrics off |');
+  console.log('| ----------- | ------ | -------------- |');
+  for (const [index, { label }] of withMetrics.entries()) {
+    const rps = median(runs[index]!);
+    console.log(
+      `| ${label.padEnd(11)} | ${Math.round(rps).toLocaleString('en').padStart(6)} | ${`${Math.round((rps / off) * 1000) / 10} %`.padStart(14)} |`,
+    );
+  }
+  console.log(`Target: metrics on at least 97% of off: ${on >= 0.97 * off ? 'met' : 'MISSED'}.`);
 }
 
 for (const child of children) child.kill('SIGTERM');

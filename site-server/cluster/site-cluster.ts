@@ -2,7 +2,8 @@
  * `pnpm test:cluster`, the site servers' part: two site servers, each with its own empty data folder, behind nginx,
  * following the releases in PostgreSQL, with a second nginx as the CDN's origin for REMOTES_DIR. Releases of the
  * vendor remote with a visible copy change, page views spread over both during a release, a SIGKILL, a rollout at 25%
- * to 200 visitors, a tampered file; printed as a table. Exits 1 when a check fails. Every process is stopped by its own pid when it ends.
+ * to 200 visitors, a tampered file; two API instances beside them and Prometheus scraping all four every second, asked
+ * with PromQL what an operator would ask; printed as a table. Exits 1 when a check fails. Every process is stopped by its own pid when it ends.
  */
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -12,14 +13,25 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { openMigratedDatabase } from 'api';
-import { freePort, sleep, startNginxWith, startProcess, stopAll, waitFor } from 'api/cluster/topology';
+import {
+  freePort,
+  sleep,
+  startApi,
+  startNginxWith,
+  startProcess,
+  startPrometheus,
+  stopAll,
+  waitFor,
+} from 'api/cluster/topology';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
+import { startSmtpSink } from 'api/test/smtp-sink';
 import { remoteNames, remotes } from '@gift/federation';
 import { chromiumArgs, chromiumPath } from '../src/releases/chromium.ts';
 import { previewPath, signPreview } from '../src/ledger/preview-links.ts';
 import { postgresLedger } from '../src/ledger/ledger.ts';
 import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
 import { stepRollout } from '../src/ledger/rollout-steps.ts';
+import { metricsChecks } from './metrics-checks.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vendorCopy = 'Sell your gifts to people who are looking for them';
@@ -87,12 +99,16 @@ async function main() {
   };
   const unchecked = (reason: string) => ({ force: { reason: `cluster test: ${reason}` } });
   const servers: { port: number; dataDir: string; child?: ChildProcess; log: string }[] = [];
+  const onStop: (() => Promise<void>)[] = [];
 
   try {
     // --- the first deploy: every remote's workspace build, published to the CDN's origin and made live
     for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, ...unchecked('first deploy') });
 
-    // --- two site servers on empty data folders, behind nginx
+    // --- two site servers on empty data folders, behind nginx; their mail (and the API instances') to a slow mail
+    // server: 400 ms a message, so that the outbox is seen waiting
+    const smtp = await startSmtpSink({ delayMs: 400 });
+    onStop.push(() => smtp.close());
     const startServer = async (server: (typeof servers)[number]) => {
       const started = Date.now();
       server.child = startProcess(
@@ -109,6 +125,7 @@ async function main() {
           RELEASE_WATCH_MINUTES: '0',
           PREVIEW_SECRET: previewSecret,
           TRUST_PROXY: '1',
+          SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         },
         { cwd: join(root, 'site-server'), output: (text) => (server.log += text) },
       );
@@ -133,13 +150,44 @@ async function main() {
       live.every((state) => remoteNames.every((remote) => state.live[remotes[remote].folder])),
     );
 
+    // --- two API instances beside them on the same PostgreSQL, and Prometheus scraping the four every second
+    const apiPorts = [await freePort(), await freePort()];
+    await Promise.all(
+      apiPorts.map((port) =>
+        startApi(port, {
+          DATABASE_URL: databaseUrl,
+          SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+          TRUST_PROXY: '1',
+          RATE_LIMIT_PER_IP: '1000',
+          INSTANCE_NAME: `api-${port}`,
+        }),
+      ),
+    );
+    const prometheus = await startPrometheus({
+      site: servers.map((server) => `127.0.0.1:${server.port}`),
+      api: apiPorts.map((port) => `127.0.0.1:${port}`),
+    });
+
     const site = await startNginxWith(
       (port) => `  upstream site {
 ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_timeout=5s;`).join('\n')}
     keepalive 16;
   }
+  upstream api {
+${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join('\n')}
+    keepalive 16;
+  }
   server {
     listen 127.0.0.1:${port};
+    location /api/ {
+      proxy_pass http://api;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_next_upstream error timeout;
+      proxy_connect_timeout 1s;
+    }
     location / {
       proxy_pass http://site;
       proxy_http_version 1.1;
@@ -373,7 +421,10 @@ ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_
         named &&
         stillServing.every((copy) => copy === 'Fourth copy for vendors'),
     );
+
+    await metricsChecks(check, { prometheus, servers, apiPorts, site, settings, smtp, root });
   } finally {
+    for (const stop of onStop) await stop();
     await stopAll();
     await db.destroy();
     postgres.stop();
@@ -384,7 +435,7 @@ ${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_
   console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
   for (const row of table)
     console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
-  if (table.length !== 8 || table.some((row) => !row.ok)) process.exit(1);
+  if (table.length !== 14 || table.some((row) => !row.ok)) process.exit(1);
 }
 
 await main();

@@ -5,28 +5,23 @@ import type { Metrics } from './metrics.ts';
 
 /** How a deletion request ended: `accepted` is stored and queued for its email; the rest stored nothing. */
 export type DeletionOutcome =
-  | 'accepted'
-  | 'missing_fields'
-  | 'invalid'
-  | 'rate_limited'
-  | 'refused'
-  | 'unavailable'
-  | 'failed';
+  'accepted' | 'missing_fields' | 'invalid' | 'rate_limited' | 'refused' | 'unavailable' | 'failed';
 
 /** Why a field-data report was refused: a field that names what the site does not serve, or the request itself. */
 export type FieldDataRefusal =
-  | 'route'
-  | 'remote'
-  | 'version'
-  | 'invalid'
-  | 'rate_limited'
-  | 'refused'
-  | 'unavailable'
-  | 'failed';
+  'route' | 'remote' | 'version' | 'invalid' | 'rate_limited' | 'refused' | 'unavailable' | 'failed';
 
 /** What a 4xx or 5xx said, when the handler did not say more (schema, origin check, per-address limit, database). */
 export const outcomeOfStatus = (status: number) =>
-  status === 429 ? 'rate_limited' : status === 503 ? 'unavailable' : status >= 500 ? 'failed' : status === 403 ? 'refused' : 'invalid';
+  status === 429
+    ? 'rate_limited'
+    : status === 503
+      ? 'unavailable'
+      : status >= 500
+        ? 'failed'
+        : status === 403
+          ? 'refused'
+          : 'invalid';
 
 /** The queues the workers send from, as their tables hold them (every instance reads the same rows). */
 const queues = [
@@ -53,11 +48,8 @@ async function readQueues(db: Db): Promise<QueueState[] | undefined> {
     }),
   );
   read.catch(() => undefined);
-  return Promise.race([read, new Promise<undefined>((resolve) => setTimeout(resolve, 250))]).catch(
-    () => undefined,
-  );
+  return Promise.race([read, new Promise<undefined>((resolve) => setTimeout(resolve, 250))]).catch(() => undefined);
 }
-
 
 /**
  * The API's families: deletion requests received and how they ended, the mail outbox and the webhook queue (waiting,
@@ -105,8 +97,10 @@ export function apiMetrics(metrics: Metrics, db: Db, fieldDataMaxBytes: number) 
       },
     });
   queueGauge('api_queue_waiting', 'Items waiting to be sent.', (state) => state.waiting);
-  queueGauge('api_queue_oldest_age_seconds', 'Age of the oldest item waiting to be sent; 0 when none waits.', (state) =>
-    state.oldest ? Math.max(0, (Date.now() - Date.parse(state.oldest)) / 1000) : 0,
+  queueGauge(
+    'api_queue_oldest_age_seconds',
+    'Age of the oldest item waiting to be sent; 0 when none waits.',
+    (state) => (state.oldest ? Math.max(0, (Date.now() - Date.parse(state.oldest)) / 1000) : 0),
   );
   queueGauge(
     'api_queue_dead',

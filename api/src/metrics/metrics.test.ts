@@ -53,10 +53,7 @@ describe('GET /metrics on the API', () => {
     expect(valueOf(text, 'api_queue_oldest_age_seconds{queue="mail"}')).toBeGreaterThanOrEqual(0);
     expect(valueOf(text, 'api_queue_dead{queue="mail"}')).toBe(0);
     expect(
-      valueOf(
-        text,
-        'http_requests_total{route="/api/delete-account",remote="api",method="POST",status_class="2xx"}',
-      ),
+      valueOf(text, 'http_requests_total{route="/api/delete-account",remote="api",method="POST",status_class="2xx"}'),
     ).toBe(1);
     // The process's own families, from prom-client's defaults.
     expect(text).toContain('nodejs_eventloop_lag_seconds');

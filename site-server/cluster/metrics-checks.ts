@@ -1,0 +1,171 @@
+/**
+ * The cluster check's metrics rows: Prometheus (Debian's) scrapes both site servers and both API instances every
+ * second, and is asked with PromQL what an operator would ask of it; `promtool check metrics` reads a scrape of each.
+ * Each query and its answer is printed, for the record.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { promtoolBin, sleep, type Sample, type startPrometheus } from 'api/cluster/topology';
+import type { startSmtpSink } from 'api/test/smtp-sink';
+import { promote, publishCandidate, type ReleaseSettings } from '../src/releases/release.ts';
+
+type Check = (name: string, figures: string, ok: boolean) => void;
+
+const shown = (samples: Sample[]) =>
+  samples.length
+    ? samples
+        .map(({ metric, value }) => {
+          const labels = Object.entries(metric)
+            .filter(([name]) => name !== '__name__')
+            .map(([name, text]) => `${name}="${text}"`)
+            .join(',');
+          return `{${labels}} ${Math.round(value * 1000) / 1000}`;
+        })
+        .join('; ')
+    : 'no series';
+
+export async function metricsChecks(
+  check: Check,
+  {
+    prometheus,
+    servers,
+    apiPorts,
+    site,
+    settings,
+    smtp,
+    root,
+  }: {
+    prometheus: Awaited<ReturnType<typeof startPrometheus>>;
+    servers: { port: number }[];
+    apiPorts: number[];
+    site: string;
+    settings: ReleaseSettings;
+    smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+    root: string;
+  },
+) {
+  /** Asks `promql` until `ok` holds of its answer or `timeoutMs` passes; prints the last answer. */
+  const until = async (promql: string, ok: (samples: Sample[]) => boolean, timeoutMs = 20_000) => {
+    const started = Date.now();
+    let samples: Sample[] = [];
+    while (Date.now() - started < timeoutMs) {
+      samples = await prometheus.query(promql);
+      if (ok(samples)) break;
+      await sleep(250);
+    }
+    const ms = Date.now() - started;
+    console.log(`PromQL ${promql}\n  -> ${shown(samples)} (after ${ms} ms)`);
+    return { samples, ms, ok: ok(samples) };
+  };
+  const one = (samples: Sample[]) => samples[0]?.value;
+
+  // --- every server is scraped
+  const up = await until('up', (samples) => samples.length === 4 && samples.every((sample) => sample.value === 1));
+  check(
+    'Prometheus scrapes the four servers every second',
+    `up: ${up.samples.map((sample) => `${sample.metric.job} ${sample.value}`).join(', ')}`,
+    up.ok,
+  );
+
+  // --- after a promote of legal, both servers say they serve its new version
+  const before = (await prometheus.query('site_live_version_info{remote="legal"}'))[0]?.metric.version;
+  const legal = await publishCandidate(settings, 'legal', { from: join(root, 'legal', 'dist') });
+  await promote(settings, 'legal', legal, { force: { reason: 'cluster test: metrics' } });
+  const live = await until(
+    `site_live_version_info{remote="legal",version="${legal}"}`,
+    (samples) => samples.length === 2,
+  );
+  const old = await prometheus.query(`site_live_version_info{remote="legal",version="${before}"}`);
+  check(
+    'a promote of legal, seen in its live-version series',
+    `the new version on ${live.samples.length} servers within ${live.ms} ms; the version before on ${old.length}`,
+    live.ok && old.length === 0 && before !== legal,
+  );
+
+  // --- N deletion requests through nginx: the sum over the instances is N
+  const sent = 12;
+  const answers = await Promise.all(
+    Array.from(
+      { length: sent },
+      async (_, i) =>
+        (
+          await fetch(`${site}/api/delete-account`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'Ann Lee', email: `metrics-${i}@example.com`, reason: 'Counted.' }),
+          })
+        ).status,
+    ),
+  );
+  const summed = await until(
+    'sum(api_deletion_requests_total{job="api",outcome="accepted"})',
+    (samples) => one(samples) === sent,
+  );
+  const each = await prometheus.query('api_deletion_requests_total{job="api",outcome="accepted"}');
+  check(
+    `${sent} deletion requests through nginx, summed over the API`,
+    `answered ${answers.filter((status) => status === 202).length}×202; sum ${one(summed.samples)} within ${summed.ms} ms; by instance ${each.map((sample) => sample.value).join(' + ')}`,
+    summed.ok && answers.every((status) => status === 202),
+  );
+
+  // --- the outbox's oldest age, seen above 0 while the slow mail server takes them, back to 0 once they are sent
+  const age = 'max(api_queue_oldest_age_seconds{job="api",queue="mail"})';
+  let highest = 0;
+  const started = Date.now();
+  let drained = false;
+  while (Date.now() - started < 60_000) {
+    const [oldest, waiting] = await Promise.all([
+      prometheus.query(age),
+      prometheus.query('max(api_queue_waiting{job="api",queue="mail"})'),
+    ]);
+    highest = Math.max(highest, one(oldest) ?? 0);
+    if (one(oldest) === 0 && one(waiting) === 0 && highest > 0) {
+      drained = true;
+      break;
+    }
+    await sleep(250);
+  }
+  const drainedMs = Date.now() - started;
+  const delivered = smtp.received.filter((email) => email.to.some((to) => to.startsWith('metrics-'))).length;
+  console.log(`PromQL ${age}\n  -> highest seen ${highest} s, 0 again after ${drainedMs} ms`);
+  check(
+    "the outbox's oldest age goes back to 0",
+    `highest seen ${highest.toFixed(1)} s; 0 with none waiting ${drainedMs} ms after the requests; mails received ${delivered} of ${sent}`,
+    drained && delivered === sent,
+  );
+
+  // --- request rates by remote, for the routes the checks above visited
+  const rates = await until('sum by (remote) (rate(http_requests_total[5m]))', (samples) =>
+    ['vendor', 'consumer', 'business', 'legal', 'api'].every((remote) =>
+      samples.some((sample) => sample.metric.remote === remote && sample.value > 0),
+    ),
+  );
+  check(
+    'request rates by remote',
+    shown(rates.samples.filter((sample) => sample.value > 0)).replace(/remote="([^"]+)"/g, '$1'),
+    rates.ok,
+  );
+
+  // --- promtool check metrics on a scrape of each kind of server
+  const linted = await Promise.all(
+    [
+      ['site server', servers[0]!.port],
+      ['API instance', apiPorts[0]!],
+    ].map(async ([name, port]) => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const run = spawnSync(promtoolBin ?? 'promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+      const said = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
+      console.log(
+        `promtool check metrics (${name}, ${text.length} bytes): exit ${run.status}${said ? `\n${said}` : ''}`,
+      );
+      const families = text.split('\n').filter((line) => line.startsWith('# TYPE')).length;
+      const problems = said ? said.split('\n').join('; ') : 'no problems';
+      return { name, ok: run.status === 0, figures: `${name}: ${families} families, ${problems}` };
+    }),
+  );
+  check(
+    'promtool check metrics on a scrape of each',
+    linted.map((result) => result.figures).join('; '),
+    linted.every((result) => result.ok),
+  );
+}
