@@ -10,6 +10,7 @@ export { shellVersion } from './field-data/routes.ts';
 export { ticketCookie, viewTickets, type ViewTickets } from './field-data/tickets.ts';
 export {
   bearerMatches,
+  cheapCounter,
   countRequests,
   createMetrics,
   isOperator,

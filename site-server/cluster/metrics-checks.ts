@@ -67,6 +67,21 @@ export async function metricsChecks(
     up.ok,
   );
 
+  // --- the vendor version tampered with on the CDN (the check before this one): live, but neither server serves it
+  const unavailable = await until(
+    'site_live_version_unavailable{remote="vendor"} == 1',
+    (samples) => samples.length === 2,
+  );
+  const refused = await until(
+    'sum by (reason) (site_builds_refused_total{remote="vendor"})',
+    (samples) => samples.some((sample) => sample.metric.reason === 'checksum' && sample.value > 0),
+  );
+  check(
+    'the tampered version, seen in the metrics',
+    `a live version unavailable on ${unavailable.samples.length} servers; builds refused: ${shown(refused.samples)}`,
+    unavailable.ok && refused.ok,
+  );
+
   // --- after a promote of legal, both servers say they serve its new version
   const before = (await prometheus.query('site_live_version_info{remote="legal"}'))[0]?.metric.version;
   const legal = await publishCandidate(settings, 'legal', { from: join(root, 'legal', 'dist') });

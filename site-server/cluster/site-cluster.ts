@@ -435,7 +435,7 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
   console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
   for (const row of table)
     console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
-  if (table.length !== 14 || table.some((row) => !row.ok)) process.exit(1);
+  if (table.length !== 15 || table.some((row) => !row.ok)) process.exit(1);
 }
 
 await main();

@@ -55,6 +55,12 @@ describe('GET /metrics on the API', () => {
     expect(
       valueOf(text, 'http_requests_total{route="/api/delete-account",remote="api",method="POST",status_class="2xx"}'),
     ).toBe(1);
+    // The latency histogram: cumulative buckets, the slowest one (+Inf) holding every request.
+    const post = 'route="/api/delete-account",remote="api",method="POST",status_class="4xx"';
+    expect(valueOf(text, `http_request_duration_seconds_count{${post}}`)).toBe(2);
+    expect(valueOf(text, `http_request_duration_seconds_bucket{le="+Inf",${post}}`)).toBe(2);
+    expect(valueOf(text, `http_request_duration_seconds_bucket{le="10",${post}}`)).toBe(2);
+    expect(valueOf(text, `http_request_duration_seconds_sum{${post}}`)).toBeGreaterThan(0);
     // The process's own families, from prom-client's defaults.
     expect(text).toContain('nodejs_eventloop_lag_seconds');
     expect(text).toContain('process_resident_memory_bytes');

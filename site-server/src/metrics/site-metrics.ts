@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge } from 'prom-client';
 import { pageRoutes } from '@gift/content';
 import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
-import type { Metrics } from 'api';
+import { cheapCounter, type Metrics } from 'api';
 import type { Split, Splits } from '../ledger/rollouts.ts';
 import { liveVersionsOf } from '../ledger/versions.ts';
 import type { ReleasesSource } from '../remotes/builds.ts';
@@ -103,12 +103,12 @@ export function siteMetrics(
     },
   });
 
-  const pages = new Counter({
-    name: 'site_pages_total',
-    help: 'Pages answered, by remote, where from (memory: kept compressed; on_demand: made for this request) and status.',
-    labelNames: ['remote', 'source', 'status'],
-    registers,
-  });
+  const countPage = cheapCounter(
+    metrics,
+    'site_pages_total',
+    'Pages answered, by remote, where from (memory: kept compressed; on_demand: made for this request) and status.',
+    ['remote', 'source', 'status'],
+  );
 
   const verdicts = new Counter({
     name: 'site_release_watch_verdicts_total',
@@ -166,7 +166,7 @@ export function siteMetrics(
   return {
     /** A page answered: `memory` when sent from the kept forms (a 304 too), `on_demand` when made for this request. */
     page(remote: string, source: 'memory' | 'on_demand', statusCode: number) {
-      pages.inc({ remote, source, status: String(statusCode) });
+      countPage(`${remote} ${source} ${statusCode}`, () => ({ remote, source, status: String(statusCode) }));
     },
   };
 }
