@@ -72,9 +72,8 @@ export async function metricsChecks(
     'site_live_version_unavailable{remote="vendor"} == 1',
     (samples) => samples.length === 2,
   );
-  const refused = await until(
-    'sum by (reason) (site_builds_refused_total{remote="vendor"})',
-    (samples) => samples.some((sample) => sample.metric.reason === 'checksum' && sample.value > 0),
+  const refused = await until('sum by (reason) (site_builds_refused_total{remote="vendor"})', (samples) =>
+    samples.some((sample) => sample.metric.reason === 'checksum' && sample.value > 0),
   );
   check(
     'the tampered version, seen in the metrics',

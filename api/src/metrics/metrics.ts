@@ -101,9 +101,6 @@ export function cheapCounter(metrics: Metrics, name: string, help: string, label
   };
 }
 
-/** The HTTP status as a bounded label: `2xx` … `5xx`. */
-const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
-
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 const labelsText = (labels: Record<string, string>) =>
   Object.entries(labels)
