@@ -166,7 +166,15 @@ export async function metricsChecks(
       ['site server', servers[0]!.port],
       ['API instance', apiPorts[0]!],
     ].map(async ([name, port]) => {
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      // What a scrape costs: the median of 20, one after another.
+      const times: number[] = [];
+      let text = '';
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        times.push(performance.now() - started);
+      }
+      const scrapeMs = times.sort((a, b) => a - b)[10]!.toFixed(1);
       const run = spawnSync(promtoolBin ?? 'promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
       const said = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
       console.log(
@@ -174,7 +182,11 @@ export async function metricsChecks(
       );
       const families = text.split('\n').filter((line) => line.startsWith('# TYPE')).length;
       const problems = said ? said.split('\n').join('; ') : 'no problems';
-      return { name, ok: run.status === 0, figures: `${name}: ${families} families, ${problems}` };
+      return {
+        name,
+        ok: run.status === 0,
+        figures: `${name}: ${families} families, ${Math.round(text.length / 1024)} KiB in ${scrapeMs} ms, ${problems}`,
+      };
     }),
   );
   check(
