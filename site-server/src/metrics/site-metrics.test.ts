@@ -61,6 +61,9 @@ describe('GET /metrics on the site server', () => {
     expect(valueOf(text, `site_rollout_share_ratio{remote="legal",version="${canary}"}`)).toBe(0.25);
     expect(valueOf(text, `site_rollout_stage{remote="legal",version="${canary}"}`)).toBe(1);
     expect(valueOf(text, 'site_live_version_unavailable{remote="legal"}')).toBe(0);
+    // Neither a watch nor PostgreSQL here: no series says they are late.
+    expect(text).not.toContain('site_release_watch_last_look_timestamp_seconds');
+    expect(text).not.toContain('site_releases_last_heard_seconds{');
   });
 
   it('counts pages by remote, from memory or made on demand, and the 304s, under their route patterns', async () => {

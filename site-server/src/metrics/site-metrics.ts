@@ -57,12 +57,14 @@ export function siteMetrics(
   });
   new Gauge({
     name: 'site_releases_last_heard_seconds',
-    help: 'Seconds since this server last read the releases from PostgreSQL (servers that follow them).',
+    help: 'Seconds since this server last read the releases, by where from (servers that follow PostgreSQL).',
+    // Labelled so that a server that follows nothing has no series, rather than one that says 0.
+    labelNames: ['source'],
     registers,
     collect() {
       this.reset();
       const { lastHeardMs } = status();
-      if (lastHeardMs !== undefined) this.set(lastHeardMs / 1000);
+      if (lastHeardMs !== undefined) this.set({ source: 'postgresql' }, lastHeardMs / 1000);
     },
   });
   new Gauge({
@@ -116,16 +118,22 @@ export function siteMetrics(
     labelNames: ['remote', 'kind'],
     registers,
   });
-  const lastLook = new Gauge({
-    name: 'site_release_watch_last_look_timestamp_seconds',
-    help: 'When the release watch last looked at the field data (Unix time); absent until it first does.',
-    registers,
-  });
-  const interval = new Gauge({
-    name: 'site_release_watch_interval_seconds',
-    help: 'How often the release watch looks.',
-    registers,
-  });
+  // Made at the watch's first look: a server without a watch has neither (an unlabelled gauge would say 0, and an
+  // alert would read that as a watch that has not looked since 1970).
+  let looks: { last: Gauge; interval: Gauge } | undefined;
+  const looksOf = () =>
+    (looks ??= {
+      last: new Gauge({
+        name: 'site_release_watch_last_look_timestamp_seconds',
+        help: 'When the release watch last looked at the field data (Unix time); absent until it first does.',
+        registers,
+      }),
+      interval: new Gauge({
+        name: 'site_release_watch_interval_seconds',
+        help: 'How often the release watch looks; absent until it first does.',
+        registers,
+      }),
+    });
   const fetched = new Counter({
     name: 'site_builds_fetched_total',
     help: 'Builds fetched from the CDN and checked against their release, by remote.',
@@ -150,8 +158,8 @@ export function siteMetrics(
   };
   const onLook = (message: unknown) => {
     const look = message as WatchLook;
-    lastLook.set(look.at / 1000);
-    interval.set(look.intervalMs / 1000);
+    looksOf().last.set(look.at / 1000);
+    looksOf().interval.set(look.intervalMs / 1000);
   };
   const heard = [
     [channels.build.name, onBuild],
