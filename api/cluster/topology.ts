@@ -106,9 +106,10 @@ export type Sample = { metric: Record<string, string>; value: number };
 
 /**
  * Prometheus from Debian's package on a free port of 127.0.0.1, scraping each job's targets (`host:port`) every second,
- * with its data in a folder of its own; resolves once it is ready, with its address and a PromQL instant query.
+ * evaluating `ruleFiles` every second, with its data in a folder of its own; resolves once it is ready, with its
+ * address and a PromQL instant query.
  */
-export async function startPrometheus(jobs: Record<string, string[]>) {
+export async function startPrometheus(jobs: Record<string, string[]>, ruleFiles: string[] = []) {
   if (!prometheusBin) throw new Error('Prometheus is not installed (apt-get install prometheus)');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'cluster-prometheus-'));
@@ -123,6 +124,7 @@ export async function startPrometheus(jobs: Record<string, string[]>) {
   scrape_interval: 1s
   scrape_timeout: 1s
   evaluation_interval: 1s
+rule_files: [${ruleFiles.map((file) => `'${file}'`).join(', ')}]
 scrape_configs:
 ${scrapes.join('\n')}
 `,

@@ -13,6 +13,7 @@ export {
   cheapCounter,
   countRequests,
   createMetrics,
+  isLoopback,
   isOperator,
   serveMetrics,
   type Metrics,

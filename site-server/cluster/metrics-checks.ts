@@ -11,6 +11,9 @@ import { promote, publishCandidate, type ReleaseSettings } from '../src/releases
 
 type Check = (name: string, figures: string, ok: boolean) => void;
 
+const isUnavailableVendor = (sample: Sample) =>
+  sample.metric.alertname === 'LiveVersionUnavailable' && sample.metric.remote === 'vendor';
+
 const shown = (samples: Sample[]) =>
   samples.length
     ? samples
@@ -79,6 +82,16 @@ export async function metricsChecks(
     'the tampered version, seen in the metrics',
     `a live version unavailable on ${unavailable.samples.length} servers; builds refused: ${shown(refused.samples)}`,
     unavailable.ok && refused.ok,
+  );
+
+  // --- the alert rules (ops/prometheus/alerts.yml), evaluated every second on these series: the tampered version's
+  // alert pending on both servers (it fires after 2 minutes), and no other alert pending or firing
+  const alerts = await until('ALERTS', (samples) => samples.filter(isUnavailableVendor).length === 2);
+  const others = alerts.samples.filter((sample) => !isUnavailableVendor(sample));
+  check(
+    'the alert rules on these series',
+    `LiveVersionUnavailable ${alerts.samples.filter(isUnavailableVendor).length > 0 ? alerts.samples.find(isUnavailableVendor)!.metric.alertstate : 'absent'} for vendor on ${alerts.samples.filter(isUnavailableVendor).length} servers; others: ${others.length ? shown(others) : 'none'}`,
+    alerts.ok && others.length === 0,
   );
 
   // --- after a promote of legal, both servers say they serve its new version

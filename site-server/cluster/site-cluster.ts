@@ -163,10 +163,13 @@ async function main() {
         }),
       ),
     );
-    const prometheus = await startPrometheus({
-      site: servers.map((server) => `127.0.0.1:${server.port}`),
-      api: apiPorts.map((port) => `127.0.0.1:${port}`),
-    });
+    const prometheus = await startPrometheus(
+      {
+        site: servers.map((server) => `127.0.0.1:${server.port}`),
+        api: apiPorts.map((port) => `127.0.0.1:${port}`),
+      },
+      [join(root, 'ops', 'prometheus', 'alerts.yml')],
+    );
 
     const site = await startNginxWith(
       (port) => `  upstream site {
@@ -435,7 +438,7 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
   console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
   for (const row of table)
     console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
-  if (table.length !== 15 || table.some((row) => !row.ok)) process.exit(1);
+  if (table.length !== 16 || table.some((row) => !row.ok)) process.exit(1);
 }
 
 await main();

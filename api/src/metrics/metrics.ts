@@ -47,7 +47,7 @@ export const unscraped = (): Metrics => ({ registry: new Registry(), written: []
 
 export const contentType = Registry.PROMETHEUS_CONTENT_TYPE;
 
-const isLoopback = (address: string) => /^(127\.|::1$|::ffff:127\.)/.test(address);
+export const isLoopback = (address: string) => /^(127\.|::1$|::ffff:127\.)/.test(address);
 
 /** Whether an `Authorization: Bearer` header carries `token`, compared in constant time. */
 export function bearerMatches(header: string | undefined, token: string | undefined) {

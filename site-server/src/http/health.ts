@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { bearerMatches, isLoopback } from 'api';
 import type { RemotesManifest } from '@gift/federation';
 import { liveVersionsOf } from '../ledger/versions.ts';
 import type { ReleasesSource } from '../remotes/builds.ts';
@@ -11,14 +11,6 @@ import type { ReleasesSource } from '../remotes/builds.ts';
  * with the HEALTH_TOKEN (a release's watch window, and raw error text, are nobody else's business).
  */
 
-const isLoopback = (address: string) => /^(127\.|::1$|::ffff:127\.)/.test(address);
-
-/** Whether an `Authorization: Bearer` header carries `token`, compared in constant time. */
-function bearerMatches(header: string | undefined, token: string | undefined) {
-  if (!token || !header?.startsWith('Bearer ')) return false;
-  const given = createHash('sha256').update(header.slice(7)).digest();
-  return timingSafeEqual(given, createHash('sha256').update(token).digest());
-}
 
 export function serveHealth(
   app: FastifyInstance,
