@@ -11,7 +11,6 @@ import type { ReleasesSource } from '../remotes/builds.ts';
  * with the HEALTH_TOKEN (a release's watch window, and raw error text, are nobody else's business).
  */
 
-
 export function serveHealth(
   app: FastifyInstance,
   {
