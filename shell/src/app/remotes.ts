@@ -4,6 +4,7 @@ import {
   isRemoteName,
   manifestElementId,
   manifestPath,
+  remotes,
   retryQuery,
   type RemoteName,
   type RemotesIntegrity,
@@ -237,11 +238,19 @@ export function loadPage(remote: RemoteName, module: string): Promise<PageLoad> 
   return load;
 }
 
+/** Whether the page's early script preloaded files of `remote` (links the server named in `data-preload`). */
+const preloadedHere = (remote: RemoteName) =>
+  [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].some((link) =>
+    link.href.includes(`/${remotes[remote].folder}/`),
+  );
+
 /** Forget a failed load so the next `loadPage` tries the network again. */
 export function reloadPage(remote: RemoteName, module: string): Promise<PageLoad> {
   // A remote whose files this page checks is tried again by loading the page again: a new try needs an address the
-  // page's import map cannot name in advance, and the page then checks the build the server names now.
-  if (integrityInPage()[remote]) {
+  // page's import map cannot name in advance, and the page then checks the build the server names now. So is one whose
+  // files the page preloaded: Chromium keeps a failed preload for the life of the page, and a new entry importing the
+  // same file fails with it (seen in Chromium 150: "Try again" never recovered once the files had been unreachable).
+  if (integrityInPage()[remote] || preloadedHere(remote)) {
     window.location.reload();
     return new Promise<PageLoad>(() => undefined);
   }
