@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
@@ -7,6 +7,16 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
  * `pnpm dev` without a reload, and what the visitor typed stays (React Fast Refresh keeps state and DOM).
  */
 const workspaceFile = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/**
+ * Saves `text` to `file` whole, as editors that save atomically do: written beside it, then renamed over it. A write in
+ * place empties the file first, and a watcher that reads it then sees a module with nothing in it (a CI-like run met
+ * it on the revert of the header: "Could not Fast Refresh (export Header removed)", and the page never came back).
+ */
+function save(file: string, text: string) {
+  writeFileSync(`${file}.saving`, text);
+  renameSync(`${file}.saving`, file);
+}
 
 async function expectHotUpdate(
   page: Page,
@@ -32,13 +42,13 @@ async function expectHotUpdate(
     // A reload would start a fresh window: mark this one.
     await page.evaluate(() => ((window as { beforeEdit?: boolean }).beforeEdit = true));
     const saved = Date.now();
-    writeFileSync(file, original.replace(from, to));
+    save(file, original.replace(from, to));
     await check(changed(page));
     console.log(`${file.split('/').slice(-3).join('/')}: save to update in the composed page ${Date.now() - saved} ms`);
     expect(await page.evaluate(() => (window as { beforeEdit?: boolean }).beforeEdit)).toBe(true);
     await expect(page.getByLabel('Full Name')).toHaveValue('Typed before the edit');
   } finally {
-    writeFileSync(file, original);
+    save(file, original);
   }
 }
 
