@@ -240,9 +240,7 @@ export function loadPage(remote: RemoteName, module: string): Promise<PageLoad> 
 
 /** Whether the page's early script preloaded files of `remote` (links the server named in `data-preload`). */
 const preloadedHere = (remote: RemoteName) =>
-  [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].some((link) =>
-    link.href.includes(`/${remotes[remote].folder}/`),
-  );
+  document.querySelector(`link[rel=modulepreload][href*="/${remotes[remote].folder}/"]`) !== null;
 
 /** Forget a failed load so the next `loadPage` tries the network again. */
 export function reloadPage(remote: RemoteName, module: string): Promise<PageLoad> {
