@@ -183,26 +183,11 @@ if (process.env.BENCH_PAGE_ROLLOUT !== '0') {
       const canary = await publishCandidate(settings, 'vendor', { from: join(root, 'vendor', 'dist') });
       await promote(settings, 'vendor', canary, { force, rollout: { stages: [25, 100], stageMinutes: 600 } });
     }
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    await start(
-      'src/main.ts',
-      [],
-      {
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        PUBLIC_SITE_URL: url,
-        LOG_HASH_SECRET: 'b'.repeat(32),
-        COOKIE_SECRET: 'c'.repeat(32),
-        DATA_DIR: join(dir, 'data'),
-        REMOTES_DIR: settings.remotesDir,
-        REMOTES_MANIFEST: settings.manifestFile,
-      },
-      `${url}/vendor`,
-    );
-    return url;
+    return startSite({
+      DATA_DIR: join(dir, 'data'),
+      REMOTES_DIR: settings.remotesDir,
+      REMOTES_MANIFEST: settings.manifestFile,
+    });
   };
   const servers = [
     { label: 'no rollout', url: await deployed(false) },
