@@ -49,3 +49,20 @@ export async function untilHydrated(page: Page) {
     timeout: 30_000,
   });
 }
+
+/**
+ * Holds the page's scripts back until `release()` is called: the visitor acts on the page as the server sent it,
+ * however quickly the scripts would have come, and the scripts then arrive over what they did.
+ */
+export async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname.endsWith('.js'),
+    async (route) => {
+      await released;
+      await route.fallback();
+    },
+  );
+  return release;
+}

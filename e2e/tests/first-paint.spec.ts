@@ -1,6 +1,6 @@
-import { test as base, type Page } from '@playwright/test';
+import { test as base } from '@playwright/test';
 import { firstPaintControls } from '../first-paint-controls.ts';
-import { isHydrated, phonePage } from '../phone.ts';
+import { holdScripts, isHydrated, phonePage } from '../phone.ts';
 import { baseURL } from '../playwright.config.ts';
 import { expect } from './support.ts';
 
@@ -12,23 +12,6 @@ import { expect } from './support.ts';
  */
 const test = base;
 test.describe.configure({ timeout: 60_000 });
-
-/**
- * Holds the page's scripts back until `release()` is called: the visitor acts on the page as the server sent it,
- * however quickly the scripts would have come, and the scripts then arrive over what they did.
- */
-async function holdScripts(page: Page) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(
-    (url) => url.pathname.endsWith('.js'),
-    async (route) => {
-      await released;
-      await route.fallback();
-    },
-  );
-  return release;
-}
 
 const marker = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 

@@ -3,8 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { measureTheCarousel } from '../carousel.ts';
 import { examplePagePaths } from '../example-pages.ts';
+import { holdScripts, isHydrated, untilHydrated } from '../phone.ts';
+import { baseURL } from '../playwright.config.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -78,6 +81,39 @@ for (const width of widths) {
         });
       });
     }
+  });
+}
+
+/**
+ * `/` on a tablet and a wide screen, as first painted (its scripts held back) and once hydrated: the two look alike,
+ * the carousel's screens in the same places (carousel-first-paint.spec.ts measures them).
+ */
+for (const width of [768, 1920]) {
+  test.describe(`/ at ${width} px`, () => {
+    const open = async (browser: Browser, scripts: 'held' | 'run') => {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+      const release = await holdScripts(page);
+      if (scripts === 'run') release();
+      await page.goto(`${baseURL}/`, { waitUntil: 'commit' });
+      if (scripts === 'run') await untilHydrated(page);
+      await expect
+        .poll(() => page.evaluate(measureTheCarousel).then(({ boxes }) => boxes.every((box) => box.loaded)))
+        .toBe(true);
+      if (scripts === 'held') expect(await isHydrated(page)).toBe(false);
+      return page;
+    };
+
+    test('at first paint looks as it did', async ({ browser }) => {
+      const page = await open(browser, 'held');
+      await expect(page).toHaveScreenshot(`home-${width}-first-paint.png`, { caret: 'hide', maxDiffPixels: 150 });
+      await page.close();
+    });
+
+    test('hydrated looks as it did', async ({ browser }) => {
+      const page = await open(browser, 'run');
+      await expect(page).toHaveScreenshot(`home-${width}-hydrated.png`, { caret: 'hide', maxDiffPixels: 150 });
+      await page.close();
+    });
   });
 }
 

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Children, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import Slider, { type Settings } from 'react-slick';
 import { usePrefersReducedMotion } from '@gift/ui';
 import styles from './auto-carousel.module.css';
+import { carouselLayoutCss } from './carousel-layout.ts';
 import { useResponsiveSettings } from './responsive-settings.ts';
 
 /** Whether the pause checkbox the server rendered was pressed before the page's scripts ran. */
@@ -58,25 +59,31 @@ export function AutoCarousel({ label, settings, playing, className, children }: 
   }, [playing, responsive.breakpoint]);
 
   // The server lays the slider out for the smallest screens; on a wider one react-slick lays it out again once this
-  // renders with that screen's settings, in a slider of its own (the key), whose first layout comes with this mark.
+  // renders with that screen's settings (in the same task, before the browser paints), and this mark comes with it:
+  // until then the layout is carousel-layout.ts's.
   const [laidOutFor, setLaidOutFor] = useState<number | null>();
+  useLayoutEffect(() => setLaidOutFor(responsive.breakpoint), [responsive.breakpoint]);
   const laidOut = laidOutFor === responsive.breakpoint && responsive.breakpoint !== responsive.serverBreakpoint;
+  const layoutId = useId();
   return (
     <div
       className={[styles.carousel, className].filter(Boolean).join(' ')}
+      data-carousel-layout={layoutId}
       data-laid-out={laidOut ? '' : undefined}
       role="group"
       aria-roledescription="carousel"
       aria-label={label}
     >
-      {/* A slider per breakpoint: react-slick reads initialSlide only when it mounts, and its first layout (onInit, in
-          the same commit) is when the slides may show on a wider screen than the server's. */}
+      {/* Every width's layout, before react-slick's (carousel-layout.ts): the first paint is the finished carousel. */}
+      <style>{carouselLayoutCss(settings, Children.count(children), `[data-carousel-layout="${layoutId}"]`)}</style>
+      {/* The same slider at every width, so that the slides on screen stay the same elements (a screen whose images
+          were replaced would paint them again, as a later largest paint); a slider per slide it starts on, as
+          react-slick reads initialSlide only when it mounts. */}
       <Slider
         ref={slider}
-        key={String(responsive.breakpoint)}
+        key={String(responsive.settings.initialSlide ?? 0)}
         {...responsive.settings}
         autoplay={playing}
-        onInit={() => setLaidOutFor(responsive.breakpoint)}
       >
         {children}
       </Slider>

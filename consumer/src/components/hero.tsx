@@ -1,10 +1,27 @@
 import { site } from '@gift/content';
 import { StoreButtons, useHydrated } from '@gift/ui';
+import { preload } from 'react-dom';
 import { landing } from '../content/landing.content.ts';
 import { AutoCarousel, useAutoplay } from './auto-carousel.tsx';
 import { imageCarouselSettings } from './carousel-settings.ts';
 import styles from './hero.module.css';
+import { breakpointQueries } from './responsive-settings.ts';
 import { RotatingText } from './rotating-text.tsx';
+
+/**
+ * Where the server's layout is the phone's and the page will run scripts: there only the first slide is whole, and
+ * the slivers of its neighbours wait for the page to be interactive (their bytes would be on a slow line before the
+ * scripts'). A transparent pixel stands in; without scripts they come with the page.
+ */
+const phoneBeforeScripts = `${breakpointQueries(imageCarouselSettings)[0]!.query} and (scripting: enabled)`;
+const nothing = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+/** The slides a breakpoint starts on, in the middle of the screen. */
+const startSlides = new Set(
+  [imageCarouselSettings, ...imageCarouselSettings.responsive.map((rule) => rule.settings)].map((settings) =>
+    'initialSlide' in settings ? settings.initialSlide : 0,
+  ),
+);
 
 /**
  * The hero: a title whose second line changes, the app stores, and screens of the app going by. One control pauses
@@ -12,6 +29,9 @@ import { RotatingText } from './rotating-text.tsx';
  */
 export function Hero() {
   const { hero, imageSlides, imageAlt } = landing;
+  // The page's largest paint, asked for from the document's first bytes (the server puts this in its head): painted
+  // with the text around it, not after it, on a fast line too.
+  preload(imageSlides[0]!.src, { as: 'image', fetchPriority: 'high' });
   const { playing, control } = useAutoplay('taglines and app screens');
   const hydrated = useHydrated();
   return (
@@ -29,23 +49,25 @@ export function Hero() {
       </div>
       <AutoCarousel label="app screens" settings={imageCarouselSettings} playing={playing} className={styles.gallery}>
         {imageSlides.map((slide, index) => {
-          const image = (
-            <img
-              src={slide.src}
-              alt={imageAlt}
-              width={slide.width}
-              height={slide.height}
-              // The first slide is the page's largest paint on a phone: fetched with the scripts, and painted in the
-              // same frame as the text around it rather than in a later one.
-              decoding={index === 0 ? 'sync' : 'async'}
-              fetchPriority={index === 0 ? 'high' : undefined}
-            />
-          );
+          const first = index === 0;
+          const startsOn = startSlides.has(index);
           return (
             <div key={slide.id} className={styles.slide}>
-              {/* The others come once the page is interactive (a slow phone's line carries the scripts first; lazy
-                  loading would fetch them as soon as the page is laid out), or, without scripts, with the page. */}
-              {index === 0 || hydrated ? image : <noscript>{image}</noscript>}
+              <picture>
+                {!first && !hydrated && <source media={phoneBeforeScripts} srcSet={nothing} />}
+                <img
+                  src={slide.src}
+                  alt={imageAlt}
+                  width={slide.width}
+                  height={slide.height}
+                  // The first slide is the page's largest paint: fetched first, and painted in the same frame as the
+                  // text around it rather than in a later one. The one a screen starts on, at once too (where it is
+                  // not the phone's); the others as they come into view: on a wider screen, those beside it at once.
+                  loading={startsOn ? undefined : 'lazy'}
+                  decoding={first ? 'sync' : 'async'}
+                  fetchPriority={first ? 'high' : undefined}
+                />
+              </picture>
             </div>
           );
         })}

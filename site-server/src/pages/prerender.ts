@@ -222,9 +222,13 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     )}"${
       integrities.some((value) => value !== '-') ? ` data-integrity="${escapeAttribute(integrities.join(' '))}"` : ''
     }>${startScript}</script>`;
+    // What the page preloads (React writes it before its markup) goes first in the head, before the styles: the
+    // browser asks for it as soon as the document's first bytes arrive.
+    const preloaded = html.match(/^(?:<link rel="preload"[^>]*\/>)+/)?.[0] ?? '';
     return lean
+      .replace(/<meta charset="UTF-8" \/>/, (charset) => `${charset}\n    ${preloaded}`)
       .replace('</head>', `  ${[earlyScriptTag, ...head, start].join('\n    ')}\n  </head>`)
-      .replace('<div id="root"></div>', `<div id="root"${attributes}>${html}</div>`);
+      .replace('<div id="root"></div>', `<div id="root"${attributes}>${html.slice(preloaded.length)}</div>`);
   };
 
   /**
