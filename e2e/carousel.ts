@@ -47,7 +47,7 @@ export function watchTheCarousel() {
   let last = '';
   const sample = () => {
     const { boxes } = window.carouselBoxes();
-    const key = JSON.stringify(boxes.map(({ loaded, ...place }) => place));
+    const key = JSON.stringify(boxes.map(({ loaded: _loaded, ...place }) => place));
     if (boxes.length > 0 && key !== last) {
       last = key;
       window.carouselFrames.push({ ready: document.documentElement.dataset.ready === 'true', boxes });

@@ -86,3 +86,41 @@ for (const width of widths) {
     await withoutScripts.close();
   });
 }
+
+test('/: the highlights a visitor scrolls to before the scripts run are shown, and stay shown when they arrive', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const animationCode: string[] = [];
+  page.on('request', (request) => {
+    if (/animated-parts-[^/]*\.js$/.test(request.url())) animationCode.push(request.url());
+  });
+  const releaseScripts = await holdScripts(page);
+  await page.goto(`${baseURL}/`, { waitUntil: 'commit' });
+  const highlight = page.locator('[data-reveal]').first();
+  await highlight.scrollIntoViewIfNeeded();
+  expect(await isHydrated(page)).toBe(false);
+  await expect(highlight).toHaveCSS('opacity', '1');
+  await expect(highlight).toBeInViewport();
+
+  releaseScripts();
+  await untilHydrated(page);
+  await expect.poll(() => animationCode.length).toBe(1);
+  // Past the moment the animated parts replace the still ones: it never goes out.
+  const opacities = await page.evaluate(async () => {
+    const seen: string[] = [];
+    for (let frame = 0; frame < 60; frame++) {
+      await new Promise(requestAnimationFrame);
+      seen.push(getComputedStyle(document.querySelector('[data-reveal]')!).opacity);
+    }
+    return seen;
+  });
+  expect(
+    opacities.every((opacity) => opacity === '1'),
+    `opacity in each frame: ${opacities.join(' ')}`,
+  ).toBe(true);
+  // One still below the screen waits there for its entrance.
+  await expect(page.locator('[data-reveal]').last()).toHaveCSS('opacity', '0');
+  await context.close();
+});

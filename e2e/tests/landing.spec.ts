@@ -204,11 +204,14 @@ test.describe('landing page', () => {
     const highlight = page.locator('[data-reveal]').first();
     await page.waitForTimeout(1000);
     expect(animationCode).toEqual([]);
-    await expect(highlight).toHaveCSS('opacity', '0');
+    // Nothing is hidden before the animation code is there (a visitor may reach it first).
+    await expect(highlight).toHaveCSS('opacity', '1');
 
     await page.mouse.move(640, 400);
     await page.mouse.wheel(0, 300);
     await expect.poll(() => animationCode.length).toBe(1);
+    // Still below the screen: hidden now, for its entrance.
+    await expect(highlight).toHaveCSS('opacity', '0');
     // The still highlight is swapped for the animated one in a transition: scroll to whichever is there.
     await expect(async () => {
       await highlight.scrollIntoViewIfNeeded({ timeout: 1000 });

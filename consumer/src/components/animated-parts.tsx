@@ -17,14 +17,14 @@ function Motion({ children }: { children: ReactNode }) {
   );
 }
 
-/** Rises and fades in as it comes into view. */
+/** Rises `rise` pixels and fades in as it comes into view; with no rise, it is shown as it is. */
 export function AnimatedReveal({ rise, className, children }: RevealProps & { rise: number }) {
   return (
     <Motion>
       <m.div
         className={className}
         data-reveal
-        initial={{ opacity: 0, y: rise }}
+        initial={rise ? { opacity: 0, y: rise } : false}
         whileInView={{ opacity: 1, y: 0 }}
         viewport={{ once: true, amount: 0.3 }}
       >

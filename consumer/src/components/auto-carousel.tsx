@@ -1,8 +1,7 @@
-import { Children, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import Slider, { type Settings } from 'react-slick';
 import { usePrefersReducedMotion } from '@gift/ui';
 import styles from './auto-carousel.module.css';
-import { carouselLayoutCss } from './carousel-layout.ts';
 import { useResponsiveSettings } from './responsive-settings.ts';
 
 /** Whether the pause checkbox the server rendered was pressed before the page's scripts ran. */
@@ -45,11 +44,16 @@ interface AutoCarouselProps {
   /** Whether it moves by itself: the `useAutoplay` of the place it is in decides. */
   playing: boolean;
   className?: string;
+  /**
+   * The name its every-width layout is written for (carousel-layout.ts, at build time): until react-slick has laid
+   * it out, and without scripts, that CSS lays it out.
+   */
+  layout?: string;
   children: ReactNode;
 }
 
 /** A react-slick carousel that moves by itself while `playing`. */
-export function AutoCarousel({ label, settings, playing, className, children }: AutoCarouselProps) {
+export function AutoCarousel({ label, settings, playing, className, layout, children }: AutoCarouselProps) {
   const responsive = useResponsiveSettings(settings);
   const slider = useRef<Slider>(null);
 
@@ -59,23 +63,20 @@ export function AutoCarousel({ label, settings, playing, className, children }: 
   }, [playing, responsive.breakpoint]);
 
   // The server lays the slider out for the smallest screens; on a wider one react-slick lays it out again once this
-  // renders with that screen's settings (in the same task, before the browser paints), and this mark comes with it:
-  // until then the layout is carousel-layout.ts's.
+  // renders with that screen's settings (as it mounts or updates, in the same task, before the browser paints), and
+  // this mark comes with it: until then the layout is carousel-layout.ts's.
   const [laidOutFor, setLaidOutFor] = useState<number | null>();
-  useLayoutEffect(() => setLaidOutFor(responsive.breakpoint), [responsive.breakpoint]);
+  const laidOutNow = () => setLaidOutFor(responsive.breakpoint);
   const laidOut = laidOutFor === responsive.breakpoint && responsive.breakpoint !== responsive.serverBreakpoint;
-  const layoutId = useId();
   return (
     <div
       className={[styles.carousel, className].filter(Boolean).join(' ')}
-      data-carousel-layout={layoutId}
+      data-carousel-layout={layout}
       data-laid-out={laidOut ? '' : undefined}
       role="group"
       aria-roledescription="carousel"
       aria-label={label}
     >
-      {/* Every width's layout, before react-slick's (carousel-layout.ts): the first paint is the finished carousel. */}
-      <style>{carouselLayoutCss(settings, Children.count(children), `[data-carousel-layout="${layoutId}"]`)}</style>
       {/* The same slider at every width, so that the slides on screen stay the same elements (a screen whose images
           were replaced would paint them again, as a later largest paint); a slider per slide it starts on, as
           react-slick reads initialSlide only when it mounts. */}
@@ -84,6 +85,8 @@ export function AutoCarousel({ label, settings, playing, className, children }: 
         key={String(responsive.settings.initialSlide ?? 0)}
         {...responsive.settings}
         autoplay={playing}
+        onInit={laidOutNow}
+        onReInit={laidOutNow}
       >
         {children}
       </Slider>

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import type { Settings } from 'react-slick';
 import { breakpointQueries, settingsForBreakpoint } from './responsive-settings.ts';
 
@@ -63,8 +64,23 @@ export function arrangeAround(track: number[], current: number, slideCount: numb
 /** A number as CSS writes it (1.7, not 1.7000000000000002). */
 const css = (value: number) => String(Number(value.toFixed(4)));
 
-/** The CSS that lays out a carousel with these settings and `slideCount` slides, scoped to `scope` (a selector). */
-export function carouselLayoutCss(settings: Settings, slideCount: number, scope: string): string {
+/** One breakpoint's layout, in slide widths: what carouselLayoutCss writes for it. */
+export interface BreakpointLayout {
+  query: string;
+  slidesToShow: number;
+  /** The centre padding, in pixels. */
+  padding: number;
+  /** Before react-slick: where the current slide is in the server's track, and the slides moved (by slides). */
+  before: number;
+  moves: { index: number; by: number }[];
+  /** How many slides the server's track shows on either side of the current one. */
+  reach: number;
+  /** After: where react-slick puts the current slide, in slides from the track's start (its getTrackLeft). */
+  offset: number;
+}
+
+/** Every breakpoint but the server's (which react-slick's own markup lays out), widest last. */
+export function breakpointLayouts(settings: Settings, slideCount: number): BreakpointLayout[] {
   const queries = breakpointQueries(settings);
   const server = settingsForBreakpoint(settings, queries[0]?.breakpoint ?? null);
   const serverTrack = trackIndexes(server.slidesToShow ?? 1, slideCount);
@@ -73,42 +89,47 @@ export function carouselLayoutCss(settings: Settings, slideCount: number, scope:
     ...queries.slice(1),
     ...(largest === undefined ? [] : [{ breakpoint: null, query: `(min-width: ${largest + 1}px)` }]),
   ];
-  const rules = ranges.map(({ breakpoint, query }) => {
+  return ranges.map(({ breakpoint, query }) => {
     const at = settingsForBreakpoint(settings, breakpoint);
     const slidesToShow = at.slidesToShow ?? 1;
-    const padding = paddingOf(at);
     const current = at.initialSlide ?? 0;
-    const slide = `round(up, calc((100cqw - ${2 * padding}px) / ${css(slidesToShow)}), 1px)`;
-    const centred = `(100cqw - var(--slide-width)) / 2`;
-
-    // Before react-slick: the server's track, its slides as wide as they will be, the current one in the middle, and
-    // a slide the phone's track has elsewhere moved to its place (relatively: a slide's place never depends on one
-    // the browser has not parsed yet, so a page drawn half-received has its slides where they stay).
+    // The slides on either side of the current one, taken from the server's track; one it has elsewhere is moved to
+    // its place, relatively: a slide's place never depends on one the browser has not parsed yet, so a page drawn
+    // half-received has its slides where they stay.
     const { order, position } = arrangeAround(serverTrack, current, slideCount);
     const before = serverTrack.indexOf(current);
-    const moves = order.flatMap((index, at) => {
-      const by = before + at - position - serverTrack.indexOf(index);
-      return by === 0
-        ? []
-        : [
-            `${scope}:not([data-laid-out]) .slick-slide[data-index="${index}"] { translate: calc(${by} * var(--slide-width)); }`,
-          ];
-    });
-
-    // After: where react-slick puts the current slide (its getTrackLeft: whole slides from the clones before it).
+    const moves = order
+      .map((index, at) => ({ index, by: before + at - position - serverTrack.indexOf(index) }))
+      .filter(({ by }) => by !== 0);
     const clonesBefore = trackIndexes(slidesToShow, slideCount).indexOf(0);
     const offset = clonesBefore - (slidesToShow + 1) + Math.trunc(slidesToShow / 2);
-
-    return [
-      `@media ${query} {`,
-      `${scope} { --slide-width: ${slide}; }`,
-      `${scope}:not([data-laid-out]) .slick-list { padding: 0 ${padding}px !important; }`,
-      `${scope}:not([data-laid-out]) .slick-slide { width: var(--slide-width) !important; }`,
-      `${scope}:not([data-laid-out]) .slick-track { left: 0 !important; translate: calc(${centred} - ${padding}px - ${css(before)} * var(--slide-width)); }`,
-      ...moves,
-      `${scope}[data-laid-out] .slick-track { translate: calc(${centred} - ${padding}px - ${css(offset)} * var(--slide-width)); }`,
-      `}`,
-    ].join('\n');
+    return { query, slidesToShow, padding: paddingOf(at), before, moves, reach: position, offset };
   });
-  return rules.join('\n');
 }
+
+/** The CSS that lays out a carousel with these settings and `slideCount` slides, scoped to `scope` (a selector). */
+export function carouselLayoutCss(settings: Settings, slideCount: number, scope: string): string {
+  return breakpointLayouts(settings, slideCount)
+    .map(({ query, slidesToShow, padding, before, moves, offset }) => {
+      const centred = `(100cqw - var(--slide-width)) / 2 - ${padding}px`;
+      const early = `${scope}:not([data-laid-out])`;
+      return [
+        `@media ${query} {`,
+        `${scope} { --slide-width: round(up, calc((100cqw - ${2 * padding}px) / ${css(slidesToShow)}), 1px); }`,
+        `${early} .slick-list { padding: 0 ${padding}px !important; }`,
+        `${early} .slick-slide { width: var(--slide-width) !important; }`,
+        `${early} .slick-track { left: 0 !important; translate: calc(${centred} - ${before} * var(--slide-width)); }`,
+        ...moves.map(
+          ({ index, by }) =>
+            `${early} .slick-slide[data-index="${index}"] { translate: calc(${by} * var(--slide-width)); }`,
+        ),
+        `${scope}[data-laid-out] .slick-track { translate: calc(${centred} - ${css(offset)} * var(--slide-width)); }`,
+        `}`,
+      ].join('\n');
+    })
+    .join('\n');
+}
+
+/** How many screens the hero's carousel shows: one per picture in src/assets/slides. */
+export const heroSlideCount = () =>
+  readdirSync(new URL('../assets/slides', import.meta.url)).filter((name) => name.endsWith('.svg')).length;

@@ -20,3 +20,6 @@ export const imageCarouselSettings = {
     { breakpoint: 480, settings: { slidesToShow: 1, slidesToScroll: 1, initialSlide: 0, centerPadding: '63px' } },
   ],
 } satisfies Settings;
+
+/** The hero's carousel, as its every-width layout (carousel-layout.ts) names it. */
+export const heroCarouselLayout = 'app-screens';

@@ -3,7 +3,9 @@ import { StoreButtons, useHydrated } from '@gift/ui';
 import { preload } from 'react-dom';
 import { landing } from '../content/landing.content.ts';
 import { AutoCarousel, useAutoplay } from './auto-carousel.tsx';
-import { imageCarouselSettings } from './carousel-settings.ts';
+import { heroCarouselLayout, imageCarouselSettings } from './carousel-settings.ts';
+// Its layout at every width, before react-slick's: CSS written from its settings when the remote is built.
+import 'virtual:carousel-layout.css';
 import styles from './hero.module.css';
 import { breakpointQueries } from './responsive-settings.ts';
 import { RotatingText } from './rotating-text.tsx';
@@ -47,7 +49,13 @@ export function Hero() {
           <StoreButtons links={site.consumerApp} centered />
         </div>
       </div>
-      <AutoCarousel label="app screens" settings={imageCarouselSettings} playing={playing} className={styles.gallery}>
+      <AutoCarousel
+        label="app screens"
+        settings={imageCarouselSettings}
+        playing={playing}
+        className={styles.gallery}
+        layout={heroCarouselLayout}
+      >
         {imageSlides.map((slide, index) => {
           const first = index === 0;
           const startsOn = startSlides.has(index);

@@ -1,4 +1,13 @@
-import { createContext, startTransition, use, useEffect, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  use,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 
 import type * as AnimatedPartsModule from './animated-parts.tsx';
 
@@ -67,8 +76,8 @@ export function PageMotion({ children }: { children: ReactNode }) {
       // Swapping in the animated parts re-renders the whole page: in a transition React does it in slices, so a
       // tap or a scroll in the meantime is answered at once instead of after one long task.
       .then((loaded) => page.signal.aborted || startTransition(() => setParts(loaded)))
-      // The still parts stay: the animated content is shown as it is without JavaScript.
-      .catch(() => (document.documentElement.dataset.motion = 'unavailable'));
+      // The still parts stay, shown as they are.
+      .catch(() => undefined);
     return () => page.abort();
   }, []);
   return <AnimatedPartsContext value={parts}>{children}</AnimatedPartsContext>;
@@ -80,12 +89,25 @@ export function PageMotion({ children }: { children: ReactNode }) {
  */
 export const revealRise = 24;
 
-/** Content that rises and fades in when it comes into view; hidden (as the server renders it) until then. */
+/**
+ * Content that rises and fades in when it comes into view, once the animation code is there; shown as it is until
+ * then (the server's page, a page whose scripts are late or off). Content already on the screen or passed when the
+ * animation code arrives stays as it is: only what is still below the screen is hidden, to come in when it is
+ * reached, so nothing a visitor has seen ever disappears.
+ */
 export function Reveal({ className, children }: RevealProps) {
   const parts = use(AnimatedPartsContext);
-  if (parts) return <parts.AnimatedReveal rise={revealRise} {...{ className, children }} />;
+  const still = useRef<HTMLDivElement>(null);
+  // Measured in the commit that brings the animation code, before the browser paints it.
+  const [belowTheScreen, setBelowTheScreen] = useState<boolean>();
+  useLayoutEffect(() => {
+    if (parts && still.current) setBelowTheScreen(still.current.getBoundingClientRect().top > window.innerHeight);
+  }, [parts]);
+  if (parts && belowTheScreen !== undefined) {
+    return <parts.AnimatedReveal rise={belowTheScreen ? revealRise : 0} {...{ className, children }} />;
+  }
   return (
-    <div className={className} data-reveal style={{ opacity: 0, transform: `translateY(${revealRise}px)` }}>
+    <div ref={still} className={className} data-reveal>
       {children}
     </div>
   );

@@ -139,9 +139,6 @@ export function remoteStylesheet(folder: string, css: string, href: string, inte
   return `${inlineStyle(bytes.toString('utf8'))}<link rel="stylesheet" href="${escapeAttribute(href)}" disabled />`;
 }
 
-/** Without scripts nothing animates into view: show what would have. */
-const noScriptStyle = '<noscript><style>[data-reveal]{opacity:1!important;transform:none!important}</style></noscript>';
-
 /** A page as a whole HTML document, and the remote build it was rendered with. */
 export interface RenderedPage {
   document: string;
@@ -255,7 +252,6 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const head = [
       metadataTags({ title: route.title, description: route.description, path }, siteUrlPlaceholder),
       ...(assets?.css.sync ?? []).map((css) => remoteStylesheet(folder, css, base + css, integrity[css])),
-      noScriptStyle,
       ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
     ];
     const rootAttributes = {
