@@ -5,7 +5,7 @@ import { expect, test } from './support.ts';
  * at every width the carousel has a layout for, with and without reduced motion. The hero's carousel is laid out by
  * the server for phones and again by react-slick on wider screens: the case this guards.
  */
-const widths = [375, 768, 1280, 1920];
+const widths = [375, 768, 1024, 1280, 1920];
 
 for (const width of widths) {
   for (const reducedMotion of ['no-preference', 'reduce'] as const) {
