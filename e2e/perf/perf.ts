@@ -19,7 +19,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import { startFloor as startReactFloor } from 'react-floor/serve';
-import lighthouse, { type Flags, type Result } from 'lighthouse';
+import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
@@ -230,6 +230,18 @@ const row = (label: string, f: Figures) =>
     10,
   )} | ${f.cls.toFixed(3)} | ${f.scriptKiB.toFixed(1).padStart(6)} | ${f.scriptWireKiB.toFixed(1).padStart(7)} |`;
 
+/** One Lighthouse run of `url`, with its mobile defaults or `config`; throws when it has no result. */
+async function lighthouseRun(url: string, flags: Flags, config?: Config) {
+  // Lighthouse now and then fails to record a trace (NO_NAVSTART); that run is taken again, twice at most.
+  let result = await lighthouse(url, flags, config);
+  for (let retry = 0; retry < 2 && result?.lhr.runtimeError?.code === 'NO_NAVSTART'; retry++) {
+    result = await lighthouse(url, flags, config);
+  }
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+  return result;
+}
+
 /**
  * Issue 56: on a desktop (Lighthouse's desktop preset), `/` paints its largest element with its first paint: the
  * median of the runs' LCP over FCP at most `desktopLcpOverFcp`. A median that misses is measured again, twice at
@@ -246,8 +258,7 @@ async function desktopLargestPaint(port: number): Promise<string[]> {
   console.log('| --- | ------ | ------ | --------- | ----------- |');
   for (let round = 0; round < 3 && (round === 0 || ratio() > desktopLcpOverFcp); round++) {
     for (let run = 0; run < runs; run++) {
-      const result = await lighthouse(url, { port, output: 'json', logLevel: 'error' }, desktopConfig);
-      if (!result || result.lhr.runtimeError) throw new Error(`${url} (desktop): ${result?.lhr.runtimeError?.message}`);
+      const result = await lighthouseRun(url, { port, output: 'json', logLevel: 'error' }, desktopConfig);
       const audits = result.lhr.audits;
       const element = (
         audits['largest-contentful-paint-element']?.details as
@@ -287,13 +298,7 @@ async function main() {
     const measure = async (url: string, times = runs) => {
       const all: Figures[] = [];
       for (let run = 0; run < times; run++) {
-        // Lighthouse now and then fails to record a trace (NO_NAVSTART); that run is taken again, twice at most.
-        let result = await lighthouse(url, flags);
-        for (let retry = 0; retry < 2 && result?.lhr.runtimeError?.code === 'NO_NAVSTART'; retry++) {
-          result = await lighthouse(url, flags);
-        }
-        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-        if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+        const result = await lighthouseRun(url, flags);
         // LH_JSON=<folder> keeps every report, for digging into a figure.
         if (process.env.LH_JSON) {
           mkdirSync(process.env.LH_JSON, { recursive: true });

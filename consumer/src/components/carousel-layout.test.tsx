@@ -4,12 +4,12 @@ import Slider from 'react-slick';
 import { getTrackLeft } from 'react-slick/lib/utils/innerSliderUtils';
 import { describe, expect, it } from 'vitest';
 import { landing } from '../content/landing.content.ts';
-import { breakpointLayouts, heroSlideCount, trackIndexes } from './carousel-layout.ts';
+import { breakpointLayouts, contentOf, heroSlideCount, trackIndexes } from './carousel-layout.ts';
 import { imageCarouselSettings } from './carousel-settings.ts';
 import { breakpointQueries, settingsForBreakpoint } from './responsive-settings.ts';
 
 const slideCount = landing.imageSlides.length;
-const contentOf = (index: number) => ((index % slideCount) + slideCount) % slideCount;
+const showing = (index: number) => contentOf(index, slideCount);
 /** The width the carousel has at a screen's width: the hero's 16 px on either side. */
 const carouselWidth = (screen: number) => screen - 32;
 
@@ -32,10 +32,10 @@ describe('the carousel laid out before react-slick', () => {
   it('shows around the starting slide the slides react-slick shows, as far as the widest screen of each range sees', () => {
     const server = trackIndexes(1, slideCount);
     const ranges = breakpointLayouts(imageCarouselSettings, slideCount);
-    const smallest = [481, 601, 1025];
+    // Each range's narrowest screen: one pixel above the breakpoint below it (the server's, for the first).
+    const smallest = breakpointQueries(imageCarouselSettings).map(({ breakpoint }) => breakpoint + 1);
     expect(ranges).toHaveLength(smallest.length);
     ranges.forEach((layout, range) => {
-      const current = settingsForBreakpoint(imageCarouselSettings, [600, 1024, null][range]!).initialSlide ?? 0;
       // Where each of the server's slides ends up, in slides from the start of its track.
       const slots = new Map(server.map((index, slot) => [slot, index]));
       for (const { index, by } of layout.moves) {
@@ -44,8 +44,8 @@ describe('the carousel laid out before react-slick', () => {
         slots.set(from + by, index);
       }
       for (let step = -layout.reach; step <= layout.reach; step++) {
-        expect(contentOf(slots.get(layout.before + step)!), `${layout.query}, ${step} from the middle`).toBe(
-          contentOf(current + step),
+        expect(showing(slots.get(layout.before + step)!), `${layout.query}, ${step} from the middle`).toBe(
+          showing(layout.current + step),
         );
       }
       // The narrowest screen of the range sees the most slides on either side of the middle one.
@@ -62,11 +62,11 @@ describe('the carousel laid out before react-slick', () => {
       [1025, 1280, 1350, 1920],
     ];
     breakpointLayouts(imageCarouselSettings, slideCount).forEach((layout, range) => {
-      const settings = settingsForBreakpoint(imageCarouselSettings, [600, 1024, null][range]!);
+      const settings = settingsForBreakpoint(imageCarouselSettings, layout.breakpoint);
       for (const screen of widths[range]!) {
         const listWidth = carouselWidth(screen);
         const slideWidth = Math.ceil((listWidth - 2 * layout.padding) / layout.slidesToShow);
-        const slideIndex = settings.initialSlide ?? 0;
+        const slideIndex = layout.current;
         const trackLeft = getTrackLeft({
           ...settings,
           slideIndex,

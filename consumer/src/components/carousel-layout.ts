@@ -34,7 +34,8 @@ export function trackIndexes(slidesToShow: number, slideCount: number): number[]
   return Array.from({ length: before + slideCount + after }, (_, position) => position - before);
 }
 
-const contentOf = (index: number, slideCount: number) => ((index % slideCount) + slideCount) % slideCount;
+/** Which slide a track index shows (a clone shows the slide it was made from). */
+export const contentOf = (index: number, slideCount: number) => ((index % slideCount) + slideCount) % slideCount;
 
 /**
  * The server's track arranged around `current`: the same slide on either side as react-slick shows, as far as the
@@ -66,7 +67,11 @@ const css = (value: number) => String(Number(value.toFixed(4)));
 
 /** One breakpoint's layout, in slide widths: what carouselLayoutCss writes for it. */
 export interface BreakpointLayout {
+  /** react-slick's breakpoint of the range (null above the largest), and its media query. */
+  breakpoint: number | null;
   query: string;
+  /** The slide it starts on. */
+  current: number;
   slidesToShow: number;
   /** The centre padding, in pixels. */
   padding: number;
@@ -103,7 +108,7 @@ export function breakpointLayouts(settings: Settings, slideCount: number): Break
       .filter(({ by }) => by !== 0);
     const clonesBefore = trackIndexes(slidesToShow, slideCount).indexOf(0);
     const offset = clonesBefore - (slidesToShow + 1) + Math.trunc(slidesToShow / 2);
-    return { query, slidesToShow, padding: paddingOf(at), before, moves, reach: position, offset };
+    return { breakpoint, query, current, slidesToShow, padding: paddingOf(at), before, moves, reach: position, offset };
   });
 }
 
