@@ -122,7 +122,7 @@ const confidenceText = (confidence: number) => `${Number((confidence * 100).toFi
  * stable sort would rank them). One pass that keeps the best `count` in order: the watch and the simulator look often,
  * at thousands of networks, and set aside a few dozen.
  */
-function highest(scores: Float64Array, count: number, skipped?: Uint8Array) {
+export function highest(scores: Float64Array, count: number, skipped?: Uint8Array) {
   const best: number[] = [];
   if (count <= 0) return best;
   for (let index = 0; index < scores.length; index += 1) {

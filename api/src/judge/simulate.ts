@@ -31,7 +31,7 @@ export function seeded(seed: number) {
   };
 }
 
-type Random = () => number;
+export type Random = () => number;
 
 /** A standard normal draw (Box-Muller). */
 const gaussian = (random: Random) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -94,7 +94,7 @@ export interface Outcome {
   onTime: boolean[];
 }
 
-const networkCount = 40_000;
+export const networkCount = 40_000;
 
 /**
  * Networks by weight: a few heavy (a mobile carrier's address pool, an office), most light: Zipf's law with s = 0.9
@@ -108,7 +108,7 @@ const cumulative = (() => {
   return weights.map((weight) => (running += weight / sum));
 })();
 
-function pickNetwork(random: Random) {
+export function pickNetwork(random: Random) {
   const target = random();
   let [low, high] = [0, networkCount - 1];
   while (low < high) {
@@ -297,7 +297,7 @@ export function simulateRun(
 
 const sameOutcome = (a: Outcome, b: Outcome) => a.end === b.end && a.stage === b.stage;
 
-const medianOf = (values: number[]) => {
+export const medianOf = (values: number[]) => {
   if (!values.length) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[(sorted.length - 1) >> 1]!;
