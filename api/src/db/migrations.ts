@@ -356,6 +356,13 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-11-28-02-goals': {
+    async up(db: Kysely<unknown>) {
+      // A beacon that says its view reached one of its page's goals (a store button, the vendor portal, a deletion
+      // request accepted), which an experiment counts as a conversion of that view.
+      await db.schema.alterTable('field_views').addColumn('goal', 'varchar(40)').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

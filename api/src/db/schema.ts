@@ -151,6 +151,8 @@ export interface FieldViewTable {
   weight: Generated<number>;
   lcp: number | null;
   inp: number | null;
+  /** The goal of its page this beacon says its view reached (see `goalNames`), or null. */
+  goal: string | null;
   cls: number | null;
   fcp: number | null;
   ttfb: number | null;

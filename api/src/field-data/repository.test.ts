@@ -194,6 +194,44 @@ describe.each(backends)('field data on %s', (_name, open) => {
     await db.destroy();
   });
 
+  it("counts a view's goal once, only for a view the site served, whichever beacon comes first", async () => {
+    const db = await open();
+    const data = fieldData(db, () => new Date('2026-11-25T10:05:00.000Z'));
+    const beacon = (ticket: string | null, network: string, extra: object = {}) =>
+      data.store({ ...tags, version: 'v1', view: true, entries: [], ticket, network, ...extra });
+    const goal = (ticket: string | null, network: string, name = 'portal-click') =>
+      beacon(ticket, network, { view: false, goal: name });
+    // The goal's beacon first (a click), the view's counting beacon when the page is hidden; a second click adds none.
+    await goal('conv-1', 'net-a');
+    await beacon('conv-1', 'net-a');
+    await goal('conv-1', 'net-a');
+    await beacon('plain-1', 'net-a');
+    // A goal without a ticket, or with the ticket of no counted view, counts nothing, nor is a view.
+    await goal(null, 'net-b');
+    await goal('nobody-1', 'net-b');
+    // Another goal is not this one.
+    await beacon('other-1', 'net-c');
+    await goal('other-1', 'net-c', 'store-click');
+    const since = new Date('2026-11-25T10:00:00.000Z');
+    const counted = await data.countedFigures({
+      remote: 'vendor',
+      version: 'v1',
+      since,
+      maxPerNetwork: 5,
+      goal: 'portal-click',
+    });
+    expect(counted).toMatchObject({ views: 3, conversions: 1, networks: 2 });
+    expect(counted.perNetwork).toEqual([
+      { views: 2, erred: 0, conversions: 1 },
+      { views: 1, erred: 0 },
+    ]);
+    // Without a goal asked for, the figures are as before.
+    expect(await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).not.toHaveProperty(
+      'conversions',
+    );
+    await db.destroy();
+  });
+
   it('counts one network as one across midnight, by the hash with the key of the window’s first day', async () => {
     const db = await open();
     let clock = new Date('2026-11-25T23:50:00.000Z');

@@ -47,6 +47,8 @@ export interface VersionFigures {
   views: number;
   /** Of those, views with at least one error. */
   errorViews: number;
+  /** Of those, views that reached the goal asked for (once each), when one was. */
+  conversions?: number;
   /** Networks the counted views came from. */
   networks: number;
   inpP75?: number;
@@ -162,6 +164,7 @@ function rowsOf(report: StoredReport, at: string) {
     network_1: report.earlierNetworks?.[0] ?? report.network ?? '',
     network_2: report.earlierNetworks?.[1] ?? report.network ?? '',
     ticket: report.ticket ?? null,
+    goal: report.goal ?? null,
     weight,
   };
   const errors: Insertable<FieldErrorTable>[] = [];
@@ -507,6 +510,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       routes,
       maxPerNetwork,
       reports = false,
+      goal,
     }: {
       remote: string;
       version: string;
@@ -515,6 +519,8 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       routes?: string[];
       maxPerNetwork: number;
       reports?: boolean;
+      /** Count the views that reached this goal too (a beacon with it and the view's ticket): `conversions`. */
+      goal?: string;
     }): Promise<VersionFigures> {
       const figures: VersionFigures = { views: 0, errorViews: 0, networks: 0, routes: [], perNetwork: [] };
       if (routes && !routes.length) return { ...figures, ...(reports && { reports: 0, reportNetworks: 0 }) };
@@ -532,6 +538,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
         inp: number | null;
         lcp: number | null;
         ticket: string;
+        goal: string | null;
       };
       type View = {
         id: number;
@@ -545,15 +552,21 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       // Each ticket's view (its first counting beacon), erred when any of its beacons erred, its slowest values.
       const views = new Map<string, View>();
       const later = new Map<string, Pick<View, 'erred' | 'inp' | 'lcp'>>();
+      // The tickets of views that reached `goal`: a goal's beacon often comes before its view's counting one.
+      const converted = new Set<string>();
       let after: { at: string; id: number } | undefined;
       for (;;) {
         const { rows } = await sql<Row>`select v.id, v.received_at, ${network} as network, v.route, v.counted,
-            v.errors, v.inp, v.lcp, v.ticket
+            v.errors, v.inp, v.lcp, v.ticket, v.goal
           from field_views v ${ticketedIndex}
           where v.ticket is not null and ${where}
             ${after ? sql`and (v.received_at, v.id) > (${after.at}, ${after.id})` : sql``}
           order by v.received_at, v.id limit ${batchRows * 2}`.execute(db);
         for (const row of rows) {
+          if (row.goal !== null) {
+            if (row.goal === goal) converted.add(row.ticket);
+            continue;
+          }
           const known = views.get(row.ticket) ?? later.get(row.ticket);
           if (!known && row.counted) {
             const hour = row.received_at.slice(0, 13);
@@ -574,7 +587,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       const seenRoutes = new Set<string>();
       const inp: number[] = [];
       const lcp: number[] = [];
-      for (const view of [...views.values()].sort((a, b) => a.id - b.id)) {
+      for (const [ticket, view] of [...views].sort(([, a], [, b]) => a.id - b.id)) {
         const slot = `${view.network}\u0000${view.hour}`;
         const taken = perNetworkHour.get(slot) ?? 0;
         if (taken >= maxPerNetwork) continue;
@@ -586,6 +599,10 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
         if (view.erred) {
           evidence.erred += 1;
           figures.errorViews += 1;
+        }
+        if (goal !== undefined && converted.has(ticket)) {
+          evidence.conversions = (evidence.conversions ?? 0) + 1;
+          figures.conversions = (figures.conversions ?? 0) + 1;
         }
         // Each network's first value of each vital: one draw from every network, however many views it brought.
         if (view.inp !== undefined) {

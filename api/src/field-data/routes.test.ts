@@ -53,6 +53,7 @@ describe('POST /api/rum', () => {
         network_1: expect.stringMatching(/^[\w-]{8}$/),
         network_2: expect.stringMatching(/^[\w-]{8}$/),
         ticket: null,
+        goal: null,
         errors: 2,
         weight: 1,
         lcp: expect.closeTo(1830.2, 1),
@@ -99,6 +100,21 @@ describe('POST /api/rum', () => {
       { remote: 'shell', version: 'shell' },
     ]);
     await site.close();
+  });
+
+  it("takes a goal of the report's page, and refuses any other", async () => {
+    const goal = { ...report, view: false, entries: [], goal: 'portal-click' };
+    expect((await send(goal)).statusCode).toBe(204);
+    const other = await send({ ...goal, goal: 'store-click' });
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toMatchObject({
+      field: 'goal',
+      message: 'goal must be a goal of /vendor: portal-click',
+    });
+    expect((await send({ ...goal, route: '/privacy', remote: 'legal' })).statusCode).toBe(400);
+    expect((await send({ ...goal, goal: 'made-up' })).statusCode).toBe(400);
+    const rows = await db.selectFrom('field_views').select(['goal', 'counted']).execute();
+    expect(rows).toEqual([{ goal: 'portal-click', counted: 0 }]);
   });
 
   it('stores the nonce of a valid view ticket for the same remote and version, and nothing for any other', async () => {

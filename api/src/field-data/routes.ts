@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { pageRoutes } from '@gift/content';
+import { pageRoutes, routeGoals } from '@gift/content';
 import { apiRoute } from '@gift/contracts';
 import {
   fieldDataLimits,
@@ -204,6 +204,10 @@ export function fieldDataRoutes(
     const owner = owners.get(report.route);
     if (!owner) return ['route', 'route must be a route of the site'];
     if (report.remote !== owner) return ['remote', `remote must be the remote that owns ${report.route}: ${owner}`];
+    const goals = routeGoals[report.route] ?? [];
+    if (report.goal && !goals.includes(report.goal)) {
+      return ['goal', `goal must be a goal of ${report.route}: ${goals.join(', ') || 'it has none'}`];
+    }
     if (owner !== 'shell' && !(await known(report.remote, report.version))) {
       return ['version', `version must be a version of ${report.remote} that the site serves`];
     }

@@ -80,6 +80,8 @@ export const defaultJudgeSettings: JudgeSettings = {
 export interface NetworkEvidence {
   views: number;
   erred: number;
+  /** Of its views, those that reached the goal an experiment counts (when it counts one). */
+  conversions?: number;
   inp?: number;
   lcp?: number;
 }

@@ -9,7 +9,7 @@ export type DeletionOutcome =
 
 /** Why a field-data report was refused: a field that names what the site does not serve, or the request itself. */
 export type FieldDataRefusal =
-  'route' | 'remote' | 'version' | 'invalid' | 'rate_limited' | 'refused' | 'unavailable' | 'failed';
+  'route' | 'remote' | 'version' | 'goal' | 'invalid' | 'rate_limited' | 'refused' | 'unavailable' | 'failed';
 
 /** What a 4xx or 5xx said, when the handler did not say more (schema, origin check, per-address limit, database). */
 export const outcomeOfStatus = (status: number) =>

@@ -5,3 +5,4 @@ export * from './routes.ts';
 export * from './site.ts';
 export * from './metadata.ts';
 export * from './form-outcomes.ts';
+export * from './goals.ts';

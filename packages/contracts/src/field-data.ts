@@ -33,6 +33,14 @@ export function ratingOf(name: VitalName, value: number): VitalRating {
   return value <= good ? 'Good' : value <= poor ? 'Needs improvement' : 'Poor';
 }
 
+/**
+ * What a page is for, which an experiment counts as a conversion of the view it happened in: a click on an App Store
+ * or Google Play button, on a link to the vendor portal (log in or register), or a deletion request accepted. A
+ * page's goals are beside the route table (`routeGoals`).
+ */
+export const goalNames = ['store-click', 'portal-click', 'deletion-request'] as const;
+export type GoalName = (typeof goalNames)[number];
+
 /** What a view of the not-found page reports as its route (the shell owns it). */
 export const notFoundRoute = '/404';
 
@@ -47,7 +55,7 @@ const tag = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-
  * One page view's report: where it was (the route as the route table writes it, `/share-location/*` rather than a
  * link's token, the remote that owns it, that remote's live version, the shell's build, phone or desktop) and what was
  * measured there. `view` is set on a view's first beacon only, so that views are counted once. Nothing identifies the
- * visitor.
+ * visitor. `goal`: the view reached one of its page's goals (a beacon of its own, once per goal and view).
  */
 export const fieldReportSchema = {
   type: 'object',
@@ -60,6 +68,7 @@ export const fieldReportSchema = {
     shell: tag,
     viewport: { type: 'string', enum: ['phone', 'desktop'] },
     view: { type: 'boolean' },
+    goal: { type: 'string', enum: goalNames },
     entries: {
       type: 'array',
       maxItems: maxEntries,
