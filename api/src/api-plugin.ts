@@ -56,6 +56,10 @@ export async function apiPlugin(
     { parseAs: 'string', bodyLimit: config.bodyLimit * 3 },
     (_request, body, done) => done(null, parseFormBody(body as string)),
   );
+  // A link's ping (`<a ping>`): its body says "PING" and nothing else.
+  app.addContentTypeParser('text/ping', { parseAs: 'string', bodyLimit: 64 }, (_request, _body, done) =>
+    done(null, null),
+  );
 
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: 'Not Found', message: `No API route ${request.method} ${request.url}` }),

@@ -117,6 +117,46 @@ describe('POST /api/rum', () => {
     expect(rows).toEqual([{ goal: 'portal-click', counted: 0 }]);
   });
 
+  it("counts a link's ping as its page's goal, for the view its ticket vouches for, and nothing else", async () => {
+    const tickets = viewTickets(config.cookieSecrets);
+    const ticket = tickets.issue({ remote: 'vendor', version: report.version, route: '/vendor' });
+    const ping = (goal: string, headers: Record<string, string>) =>
+      postTo(app, `/api/rum/goal/${goal}`, 'PING', {
+        'content-type': 'text/ping',
+        'ping-from': 'http://127.0.0.1/vendor',
+        'ping-to': 'https://vendors.example/register',
+        cookie: `${ticket.name}=${ticket.value}`,
+        ...headers,
+      });
+    expect((await ping('portal-click', {})).statusCode).toBe(204);
+    // Not this page's goal, or no page of the site: refused; no ticket, or a browser that asks not to be followed:
+    // answered and not stored.
+    expect((await ping('store-click', {})).statusCode).toBe(400);
+    expect((await ping('portal-click', { 'ping-from': 'http://127.0.0.1/nowhere' })).statusCode).toBe(400);
+    expect((await ping('portal-click', { cookie: '' })).statusCode).toBe(204);
+    expect((await ping('portal-click', { dnt: '1' })).statusCode).toBe(204);
+    expect((await ping('portal-click', { 'sec-gpc': '1' })).statusCode).toBe(204);
+    // A ticket of another page is not this page's view.
+    const other = tickets.issue({ remote: 'vendor', version: report.version, route: '/privacy' });
+    expect((await ping('portal-click', { cookie: `${other.name}=${other.value}` })).statusCode).toBe(204);
+    // From another site: refused before anything is read.
+    expect((await ping('portal-click', { origin: 'https://elsewhere.example' })).statusCode).toBe(403);
+    const rows = await db
+      .selectFrom('field_views')
+      .select(['route', 'remote', 'version', 'goal', 'counted', 'ticket'])
+      .execute();
+    expect(rows).toEqual([
+      {
+        route: '/vendor',
+        remote: 'vendor',
+        version: report.version,
+        goal: 'portal-click',
+        counted: 0,
+        ticket: tickets.read(ticket.value, { ...report, route: '/vendor' }),
+      },
+    ]);
+  });
+
   it('stores the nonce of a valid view ticket for the same remote and version, and nothing for any other', async () => {
     const tickets = viewTickets(config.cookieSecrets);
     const cookieOf = (fields: { remote: string; version: string }, now?: number) => {

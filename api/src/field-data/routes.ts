@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { pageRoutes, routeGoals } from '@gift/content';
+import { matchRoute, pageRoutes, routeGoals } from '@gift/content';
 import { apiRoute } from '@gift/contracts';
 import {
   fieldDataLimits,
   fieldDataPath,
+  goalPingPath,
   notFoundRoute,
   fieldReportSchema,
   type FieldReport,
@@ -250,6 +251,55 @@ export function fieldDataRoutes(
       else {
         await store({ ...capErrors(report, at), ...(await networksOf(request.ip, at)), ticket, weight });
         if (ticket !== null) metrics?.counted(report.remote, report.version);
+      }
+      return reply.code(204).send();
+    },
+  );
+
+  /**
+   * `POST /api/rum/goal/<goal>`: a link's ping (`<a ping>`, which the browser sends as it follows the link, before
+   * and without any script): the page it came from (`Ping-From`, else `Referer`) reached `goal`. Counted for the view
+   * the ticket of that page's remote vouches for (its version the ticket's own), as a beacon with the goal would be;
+   * nothing for a visitor whose browser asks not to be followed (DNT, Global Privacy Control), a page without that
+   * goal, or a ticket that is not one. Answered 204 whatever it was: a ping's answer is read by no one.
+   */
+  app.post<{ Params: { goal: string } }>(
+    apiRoute(`${goalPingPath}/:goal`),
+    {
+      bodyLimit: 64,
+      onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage: '/' }),
+    },
+    async (request, reply) => {
+      const from = request.headers['ping-from'] ?? request.headers.referer;
+      const optedOut = request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
+      let pathname: string | undefined;
+      try {
+        pathname = new URL(String(from)).pathname;
+      } catch {
+        pathname = undefined;
+      }
+      const route = pathname === undefined ? undefined : matchRoute(pathname)?.route;
+      const { goal } = request.params;
+      if (!route || !(routeGoals[route.path] as readonly string[] | undefined)?.includes(goal)) {
+        return badRequest(reply, 'goal', 'goal must be a goal of the page the link is on');
+      }
+      const view = tickets.view(request.cookies?.[ticketCookie(route.remote)], {
+        remote: route.remote,
+        route: route.path,
+      });
+      if (view && !optedOut) {
+        const at = new Date();
+        const report: FieldReport = {
+          route: route.path,
+          remote: route.remote,
+          version: view.version,
+          shell: 'ping',
+          // No script measured the screen: the browser's own hint (a goal's row counts no view, whatever it says).
+          viewport: request.headers['sec-ch-ua-mobile'] === '?1' ? 'phone' : 'desktop',
+          goal: goal as FieldReport['goal'],
+          entries: [],
+        };
+        await store({ ...report, ...(await networksOf(request.ip, at)), ticket: view.nonce, weight: 1 });
       }
       return reply.code(204).send();
     },

@@ -43,6 +43,35 @@ function nonce() {
 export function viewTickets(secrets: string[]) {
   const [signing] = secrets;
   if (!signing) throw new Error('View tickets need a secret (COOKIE_SECRET).');
+  /**
+   * The version and nonce of the view `value` vouches for, when it is a valid ticket of this remote and route (as
+   * `read`, the version whichever it names): what a goal reached on a page counts for.
+   */
+  function viewOf(value: string | undefined, { remote, route }: Omit<TicketFields, 'version'>, now = Date.now()) {
+    if (!value || value.length > 600) return undefined;
+    const [payload, signature, ...rest] = value.split('.');
+    if (!payload || !signature || rest.length) return undefined;
+    const given = Buffer.from(signature);
+    const valid = secrets.some((secret) => {
+      const expected = Buffer.from(sign(payload, secret));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+    if (!valid) return undefined;
+    let fields: unknown;
+    try {
+      fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(fields) || fields.length !== 5) return undefined;
+    const [ticketRemote, version, ticketRoute, issued, nonce] = fields as unknown[];
+    if (ticketRemote !== remote || ticketRoute !== route || typeof version !== 'string') return undefined;
+    if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{8}$/.test(nonce)) return undefined;
+    const age = now / 1000 - issued;
+    if (age < -60 || age > ticketLifetimeSeconds) return undefined;
+    return { version, nonce };
+  }
+
   return {
     /** A new ticket for a view of `fields` at `now`, as the cookie that carries it. */
     issue(fields: TicketFields, { now = Date.now(), secure = false } = {}) {
@@ -68,29 +97,12 @@ export function viewTickets(secrets: string[]) {
      * route (a ticket of `/` does not count a view of `/test`: the sender does not choose what a version is judged on).
      */
     read(value: string | undefined, { remote, version, route }: TicketFields, now = Date.now()) {
-      if (!value || value.length > 600) return undefined;
-      const [payload, signature, ...rest] = value.split('.');
-      if (!payload || !signature || rest.length) return undefined;
-      const given = Buffer.from(signature);
-      const valid = secrets.some((secret) => {
-        const expected = Buffer.from(sign(payload, secret));
-        return expected.length === given.length && timingSafeEqual(expected, given);
-      });
-      if (!valid) return undefined;
-      let fields: unknown;
-      try {
-        fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      } catch {
-        return undefined;
-      }
-      if (!Array.isArray(fields) || fields.length !== 5) return undefined;
-      const [ticketRemote, ticketVersion, ticketRoute, issued, nonce] = fields as unknown[];
-      if (ticketRemote !== remote || ticketVersion !== version || ticketRoute !== route) return undefined;
-      if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{8}$/.test(nonce)) return undefined;
-      const age = now / 1000 - issued;
-      if (age < -60 || age > ticketLifetimeSeconds) return undefined;
-      return nonce;
+      const view = viewOf(value, { remote, route }, now);
+      return view?.version === version ? view.nonce : undefined;
     },
+
+    /** See `viewOf`. */
+    view: viewOf,
   };
 }
 

@@ -41,6 +41,13 @@ export function ratingOf(name: VitalName, value: number): VitalRating {
 export const goalNames = ['store-click', 'portal-click', 'deletion-request'] as const;
 export type GoalName = (typeof goalNames)[number];
 
+/**
+ * Where a link that reaches a goal pings (`<a ping>`): the browser posts there as it follows the link, from first
+ * paint and without scripts, with the page's view ticket (the cookie's path covers it).
+ */
+export const goalPingPath = `${fieldDataPath}/goal`;
+export const goalPing = (goal: GoalName) => `${goalPingPath}/${goal}`;
+
 /** What a view of the not-found page reports as its route (the shell owns it). */
 export const notFoundRoute = '/404';
 

@@ -268,6 +268,13 @@ export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: Plu
     ],
     resolve: { conditions: resolveConditions, alias: productionRouter(command) },
     // The build manifest tells the page server every chunk the shell needs at start, to preload them all at once.
-    build: { target: 'es2022', manifest: true, rolldownOptions: { output: startupChunk } },
+    // Without Vite's modulepreload polyfill (about 0.3 KiB on every page): every browser that runs es2022 modules
+    // preloads them itself but Safari before 17 and Firefox before 115, which load the same chunks a little later.
+    build: {
+      target: 'es2022',
+      manifest: true,
+      modulePreload: { polyfill: false },
+      rolldownOptions: { output: startupChunk },
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { goalPing } from '@gift/contracts/field-data';
 import styles from './store-buttons.module.css';
 import { ExternalLink } from './external-link.tsx';
 
@@ -49,7 +50,7 @@ function StoreButton({
   icon: (filled: boolean) => ReactNode;
 }) {
   return (
-    <ExternalLink className={styles.button} href={href}>
+    <ExternalLink className={styles.button} href={href} ping={goalPing('store-click')}>
       <span className={styles.iconRest}>{icon(false)}</span>
       <span className={styles.iconHover}>{icon(true)}</span>
       <span>

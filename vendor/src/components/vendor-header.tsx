@@ -1,4 +1,5 @@
 import { site } from '@gift/content';
+import { goalPing } from '@gift/contracts/field-data';
 import { ExternalLink, HeaderBar, headerItemClass } from '@gift/ui';
 import { vendor } from '../content/vendor.content.ts';
 
@@ -7,12 +8,12 @@ export function VendorHeader() {
   return (
     <HeaderBar menuLabel="Vendor" menuId="vendor-menu">
       <li>
-        <ExternalLink className={headerItemClass.link} href={site.portal.login}>
+        <ExternalLink className={headerItemClass.link} href={site.portal.login} ping={goalPing('portal-click')}>
           {vendor.header.login}
         </ExternalLink>
       </li>
       <li>
-        <ExternalLink className={headerItemClass.action} href={site.portal.register}>
+        <ExternalLink className={headerItemClass.action} href={site.portal.register} ping={goalPing('portal-click')}>
           {vendor.header.signup}
         </ExternalLink>
       </li>

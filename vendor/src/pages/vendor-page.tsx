@@ -1,4 +1,5 @@
 import { faqEntries, site } from '@gift/content';
+import { goalPing } from '@gift/contracts/field-data';
 import { Banner, CardGrid, ExternalLink, Faq, Section, StepList } from '@gift/ui';
 import { VendorHeader } from '../components/vendor-header.tsx';
 import { vendor } from '../content/vendor.content.ts';
@@ -14,7 +15,7 @@ export function VendorPage() {
           <p className={styles.eyebrow}>{hero.eyebrow}</p>
           <h1 id="vendor-title">{hero.title}</h1>
           <p>{hero.intro}</p>
-          <ExternalLink className={styles.cta} href={site.portal.register}>
+          <ExternalLink className={styles.cta} href={site.portal.register} ping={goalPing('portal-click')}>
             {hero.cta}
           </ExternalLink>
         </div>
@@ -47,7 +48,7 @@ export function VendorPage() {
         <Faq items={faqEntries} />
       </Section>
       <Banner title={banner.title} text={banner.text}>
-        <ExternalLink className={styles.inverseCta} href={site.portal.register}>
+        <ExternalLink className={styles.inverseCta} href={site.portal.register} ping={goalPing('portal-click')}>
           {banner.cta}
         </ExternalLink>
       </Banner>
