@@ -14,6 +14,7 @@ import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
 import { apiMetrics } from './metrics/api-metrics.ts';
 import { unscraped, type Metrics } from './metrics/metrics.ts';
+import { goalRecorder } from './field-data/goals.ts';
 import { fieldDataRoutes, type KnownVersion } from './field-data/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
@@ -79,6 +80,7 @@ export async function apiPlugin(
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   const limits = rateLimitsFor(db);
   const outcomes = formOutcomeCookies(config.cookieSecrets);
+  const recordGoal = goalRecorder(db, config.cookieSecrets);
   deletionRequestRoutes(app, {
     requests: deletionRequests(db, {
       siteUrl: config.siteUrl,
@@ -90,7 +92,8 @@ export async function apiPlugin(
     outcomes,
     onQueued: outbox.kick,
     metrics: families,
+    recordGoal,
   });
   locationShareRoutes(app, { db, config, limits, outcomes });
-  fieldDataRoutes(app, { db, config, limits, knownVersion, metrics: families.fieldData });
+  fieldDataRoutes(app, { db, config, limits, knownVersion, metrics: families.fieldData, recordGoal });
 }

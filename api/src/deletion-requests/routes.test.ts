@@ -5,6 +5,8 @@ import type { Db } from '../db/database.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { apiForEachTest, testApi, countRows, referenceOf, postTo, validBody } from '../../test/app.ts';
 import { emailedToken } from '../../test/inbox.ts';
+import type { ApiConfig } from '../config.ts';
+import { viewTickets } from '../field-data/tickets.ts';
 import { deletionRequests } from './repository.ts';
 
 const url = '/api/delete-account';
@@ -14,7 +16,9 @@ let logLines: string[];
 
 const post = (payload: unknown, headers: Record<string, string> = {}) => postTo(app, url, payload, headers);
 
-apiForEachTest((api) => ({ db, app, logLines } = api));
+let config: ApiConfig;
+
+apiForEachTest((api) => ({ db, app, logLines, config } = api));
 
 describe('POST /api/delete-account', () => {
   it('answers 202 once the request is stored, email normalised', async () => {
@@ -23,6 +27,37 @@ describe('POST /api/delete-account', () => {
     expect(response.json()).toEqual({ status: 'received' });
     const stored = await deletionRequests(db).get(await referenceOf(db, 'ann@example.com'));
     expect(stored).toMatchObject({ name: 'Ann Lee', email: 'ann@example.com', reason: 'I no longer use the app.' });
+  });
+
+  it("counts the page's goal for the view its ticket vouches for, once a request is accepted", async () => {
+    const tickets = viewTickets(config.cookieSecrets);
+    const ticket = tickets.issue({ remote: 'account', version: 'v7', route: '/delete-account' });
+    // The account pages' ticket goes to the whole API, so that the form's post brings it.
+    expect(ticket.options.path).toBe('/api');
+    const cookie = `${ticket.name}=${ticket.value}`;
+    expect((await post(validBody, { cookie })).statusCode).toBe(202);
+    // Refused, no ticket, another page's ticket, a browser that asks not to be followed: no goal.
+    expect((await post({ ...validBody, email: 'not-an-address' }, { cookie })).statusCode).toBe(400);
+    expect((await post({ ...validBody, email: 'bo@example.com' })).statusCode).toBe(202);
+    const other = tickets.issue({ remote: 'account', version: 'v7', route: '/delete-account/confirm' });
+    expect(
+      (await post({ ...validBody, email: 'cy@example.com' }, { cookie: `${other.name}=${other.value}` })).statusCode,
+    ).toBe(202);
+    expect((await post({ ...validBody, email: 'di@example.com' }, { cookie, 'sec-gpc': '1' })).statusCode).toBe(202);
+    const goals = await db
+      .selectFrom('field_views')
+      .select(['route', 'remote', 'version', 'goal', 'counted', 'ticket'])
+      .execute();
+    expect(goals).toEqual([
+      {
+        route: '/delete-account',
+        remote: 'account',
+        version: 'v7',
+        goal: 'deletion-request',
+        counted: 0,
+        ticket: tickets.view(ticket.value, { remote: 'account', route: '/delete-account' })!.nonce,
+      },
+    ]);
   });
 
   it('answers a repeated request exactly as a new one, with no reference, and stores no duplicate', async () => {

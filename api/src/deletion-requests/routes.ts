@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { paths, type DeletionFormOutcome, type DeletionFormValues } from '@gift/content';
+import type { RecordGoal } from '../field-data/goals.ts';
+import { paths, routeAt, type DeletionFormOutcome, type DeletionFormValues } from '@gift/content';
 import {
   apiPaths,
   apiRoute,
@@ -44,6 +45,9 @@ export function maskEmail(email: string): string {
   return `${local.slice(0, 1)}***@${domain}`;
 }
 
+/** The page whose goal a request accepted is. */
+const deleteAccountRoute = routeAt(paths.deleteAccount)!;
+
 export function deletionRequestRoutes(
   app: FastifyInstance,
   {
@@ -53,8 +57,11 @@ export function deletionRequestRoutes(
     outcomes,
     onQueued = () => {},
     metrics,
+    recordGoal,
   }: {
     requests: DeletionRequests;
+    /** Records the page's goal (a request accepted) for the view the account page's ticket vouches for. */
+    recordGoal?: RecordGoal;
     /** Counts each request and how it ended. */
     metrics?: ApiMetrics;
     config: ApiConfig;
@@ -124,6 +131,10 @@ export function deletionRequestRoutes(
       }
       onQueued();
       ended.set(request, 'accepted');
+      // The request is stored: field data is for the experiments, and its failure is only logged.
+      await recordGoal?.(request, deleteAccountRoute, 'deletion-request').catch((error: Error) =>
+        request.log.warn({ err: error }, 'the deletion request page goal could not be recorded'),
+      );
       // The same answer whether the address is new, has a request open already, or has no account: no reference
       // either (the email carries it), which would tell a stranger that two requests are the same one.
       if (form) return answerForm(request, reply, { form: 'delete-account', outcome: 'submitted' });

@@ -8,6 +8,7 @@ import {
   goalPingPath,
   notFoundRoute,
   fieldReportSchema,
+  type GoalName,
   type FieldReport,
 } from '@gift/contracts/field-data';
 import type { ApiConfig } from '../config.ts';
@@ -16,6 +17,7 @@ import { badRequest, postGuard, type RateLimits } from '../http/guards.ts';
 import { outcomeOfStatus, type ApiMetrics, type FieldDataRefusal } from '../metrics/api-metrics.ts';
 import { networkHasher } from './networks.ts';
 import { fieldData, fieldDataRetention, groupCommit, maxErrorMessages, otherErrors } from './repository.ts';
+import { goalRecorder, type RecordGoal } from './goals.ts';
 import { ticketCookie, viewTickets } from './tickets.ts';
 
 /** Whether `version` is a version of `remote` the site serves or has published within the raw reports' retention. */
@@ -174,9 +176,12 @@ export function fieldDataRoutes(
     limits,
     knownVersion,
     metrics,
+    recordGoal = goalRecorder(db, config.cookieSecrets),
   }: {
     db: Db;
     config: ApiConfig;
+    /** Records a goal reached where the server sees it (shared with the forms' routes). */
+    recordGoal?: RecordGoal;
     limits: RateLimits;
     knownVersion?: KnownVersion;
     /** Counts what arrives, what is refused and why, sampled out, stored, and the views counted. */
@@ -271,7 +276,6 @@ export function fieldDataRoutes(
     },
     async (request, reply) => {
       const from = request.headers['ping-from'] ?? request.headers.referer;
-      const optedOut = request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
       let pathname: string | undefined;
       try {
         pathname = new URL(String(from)).pathname;
@@ -279,28 +283,11 @@ export function fieldDataRoutes(
         pathname = undefined;
       }
       const route = pathname === undefined ? undefined : matchRoute(pathname)?.route;
-      const { goal } = request.params;
-      if (!route || !(routeGoals[route.path] as readonly string[] | undefined)?.includes(goal)) {
+      const goal = request.params.goal as GoalName;
+      if (!route || !routeGoals[route.path]?.includes(goal)) {
         return badRequest(reply, 'goal', 'goal must be a goal of the page the link is on');
       }
-      const view = tickets.view(request.cookies?.[ticketCookie(route.remote)], {
-        remote: route.remote,
-        route: route.path,
-      });
-      if (view && !optedOut) {
-        const at = new Date();
-        const report: FieldReport = {
-          route: route.path,
-          remote: route.remote,
-          version: view.version,
-          shell: 'ping',
-          // No script measured the screen: the browser's own hint (a goal's row counts no view, whatever it says).
-          viewport: request.headers['sec-ch-ua-mobile'] === '?1' ? 'phone' : 'desktop',
-          goal: goal as FieldReport['goal'],
-          entries: [],
-        };
-        await store({ ...report, ...(await networksOf(request.ip, at)), ticket: view.nonce, weight: 1 });
-      }
+      await recordGoal(request, route, goal);
       return reply.code(204).send();
     },
   );

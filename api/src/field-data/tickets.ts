@@ -1,10 +1,11 @@
 import { createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { apiPrefix } from '@gift/contracts';
 import { fieldDataPath } from '@gift/contracts/field-data';
 
 /**
  * View tickets: the site vouches for each page view it serves. With the page goes a short ticket, signed with the
  * cookie secret, naming the remote, its version, the route and the time, in a cookie of that remote's that only the
- * field-data endpoint receives (`rum_<remote>`, Path=/api/rum, HttpOnly). The report of that view brings it back; a
+ * field-data endpoint receives (`rum_<remote>`, Path=/api/rum, HttpOnly; see `ticketPath`). The report of that view brings it back; a
  * valid, unexpired ticket for the report's remote and version lets the view count in a release decision, once (its
  * nonce is the view: a second report with it adds no view). A report without one is still stored for the figures.
  */
@@ -13,6 +14,12 @@ import { fieldDataPath } from '@gift/contracts/field-data';
 export const ticketLifetimeSeconds = 3600;
 
 export const ticketCookie = (remote: string) => `rum_${remote}`;
+
+/**
+ * Where a remote's ticket goes: the field-data endpoint; for the account pages, whose goal is a form the API accepts
+ * (a deletion request), the whole API, so that the form's post (scripted or native) brings the view's ticket as well.
+ */
+export const ticketPath = (remote: string) => (remote === 'account' ? apiPrefix : fieldDataPath);
 
 export interface TicketFields {
   remote: string;
@@ -82,7 +89,7 @@ export function viewTickets(secrets: string[]) {
         name: ticketCookie(fields.remote),
         value: `${payload}.${sign(payload, signing)}`,
         options: {
-          path: fieldDataPath,
+          path: ticketPath(fields.remote),
           httpOnly: true,
           sameSite: 'strict' as const,
           secure,
