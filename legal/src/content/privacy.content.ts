@@ -25,6 +25,7 @@ export const privacy = {
         'To process your orders and deliver your gifts.',
         'To personalise gift ideas, reminders and recommendations.',
         'To improve the platform and to answer your support requests.',
+        'To see how the pages of this website work for their visitors: how fast they are, the errors they meet, and how many visits lead to what a page is for (an app store button, the vendor portal, a deletion request received). We count these per version of a page, with a cookie for that visit which lasts an hour, and nothing that identifies you, and count nothing when your browser sends Do Not Track or Global Privacy Control.',
         'To send you promotional messages, only if you have opted in. You can opt out at any time.',
       ],
     },
