@@ -102,3 +102,56 @@ test('with Global Privacy Control on, nothing is sent; without it, the same visi
   expect(await visit(true)).toBe(0);
   expect(await visit(false)).toBeGreaterThanOrEqual(2);
 });
+
+/** The nonce of a view's ticket (the cookie's signed payload: remote, version, route, time, nonce). */
+const nonceOf = (ticket: string) =>
+  (JSON.parse(Buffer.from(ticket.split('.')[0]!, 'base64url').toString('utf8')) as unknown[])[4] as string;
+
+/** The goal rows the API stored for these views' tickets: what an experiment counts, one conversion per ticket. */
+function goalRows(nonces: string[]): { ticket: string; goal: string; counted: number }[] {
+  const script = `const db = new (require('better-sqlite3'))(process.argv[1], { readonly: true });
+    const tickets = JSON.parse(process.argv[2]);
+    console.log(JSON.stringify(db.prepare('select ticket, goal, counted from field_views where goal is not null and ticket in (' + tickets.map(() => '?').join(',') + ') order by id').all(...tickets)));`;
+  return JSON.parse(
+    execFileSync('node', ['-e', script, `${dataDir}/requests.sqlite`, JSON.stringify(nonces)], {
+      cwd: new URL('../../api/', import.meta.url),
+      encoding: 'utf8',
+    }),
+  ) as { ticket: string; goal: string; counted: number }[];
+}
+
+test("a click on the vendor portal's link counts as its view's goal, with or without JavaScript, from first paint", async ({
+  browser,
+}) => {
+  const nonces: string[] = [];
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    // Not waiting for hydration: the ping is the link's own HTML.
+    await page.goto('/vendor', { waitUntil: 'commit' });
+    const link = page.getByRole('link', { name: /Become a vendor/ });
+    for (let click = 0; click < 2; click += 1) {
+      const ping = page.waitForResponse((response) => response.url().includes('/api/rum/goal/portal-click'));
+      const opened = context.waitForEvent('page');
+      await link.click();
+      expect((await ping).status()).toBe(204);
+      await (await opened).close();
+    }
+    const ticket = (await context.cookies()).find((cookie) => cookie.name === 'rum_vendor')!;
+    nonces.push(nonceOf(ticket.value));
+    await context.close();
+  }
+  // A ping without a ticket (anyone can send one) is answered and counts nothing.
+  const forged = await browser.newContext();
+  const answer = await forged.request.post('/api/rum/goal/portal-click', {
+    headers: { 'content-type': 'text/ping', 'ping-from': 'http://127.0.0.1/vendor' },
+    data: 'PING',
+  });
+  expect(answer.status()).toBe(204);
+  await forged.close();
+  // Two clicks a view, each stored with the view's ticket: the experiment counts one conversion for each view.
+  await expect.poll(() => goalRows(nonces).length).toBe(4);
+  const rows = goalRows(nonces);
+  expect(new Set(rows.map((row) => row.ticket))).toEqual(new Set(nonces));
+  expect(rows.every((row) => row.goal === 'portal-click' && row.counted === 0)).toBe(true);
+});
