@@ -1,4 +1,4 @@
-import { highest, setAsideCounts } from './judge.ts';
+import { setAsideCounts, weighedTotals } from './judge.ts';
 
 /**
  * The experiment judge: which of two versions of a remote's pages makes more of its views convert (a store button, the
@@ -111,38 +111,14 @@ function adjusted({ views, conversions }: { views: number; conversions: number }
 type Direction = 'up' | 'down';
 
 /**
- * An arm's views and conversions, each network weighed at most `weight` views, once the `count` networks
- * that pull its rate most `direction` are set aside: up, those with the most conversions (the fewest views among
- * equals); down, those with the most views that did not convert.
+ * An arm's views and conversions, each network weighed at most `weight` views, once the `count` networks that pull its
+ * rate most `direction` are set aside: up, those with the most conversions; down, those with the most views that did
+ * not convert.
  */
-function armTotals(networks: NetworkConversions[], count: number, weight: number, direction?: Direction) {
-  const size = networks.length;
-  const views = new Float64Array(size);
-  const conversions = new Float64Array(size);
-  for (let index = 0; index < size; index += 1) {
-    const network = networks[index]!;
-    const heavy = network.views > weight;
-    views[index] = heavy ? weight : network.views;
-    conversions[index] = heavy ? (network.conversions * weight) / network.views : network.conversions;
-  }
-  const skipped = new Uint8Array(size);
-  if (direction && count > 0) {
-    const scores = new Float64Array(size);
-    for (let index = 0; index < size; index += 1) {
-      scores[index] =
-        direction === 'up'
-          ? conversions[index]! * 1e6 - views[index]!
-          : (views[index]! - conversions[index]!) * 1e6 - conversions[index]!;
-    }
-    for (const index of highest(scores, count)) skipped[index] = 1;
-  }
-  const totals = { views: 0, conversions: 0 };
-  for (let index = 0; index < size; index += 1) {
-    if (skipped[index]) continue;
-    totals.views += views[index]!;
-    totals.conversions += conversions[index]!;
-  }
-  return totals;
+function armTotals(networks: NetworkConversions[], count: number, weight: number, direction: Direction) {
+  const aside = direction === 'up' ? { up: count, down: 0 } : { up: 0, down: count };
+  const { views, events } = weighedTotals(networks, (network) => network.conversions, weight, aside);
+  return { views, conversions: events };
 }
 
 /**
@@ -206,35 +182,16 @@ export function judgeExperiment(
     `${points(difference.high)} (${relative(difference.relativeLow)} to ${relative(difference.relativeHigh)}) at ` +
     `${Math.round((1 - settings.alpha) * 100)}%, valid at every look`;
   const enough = current.conversions + next.conversions >= settings.minConversions;
-  if (enough && difference.low > 0) {
-    return {
-      decision: 'new version converts more',
-      why: `the new version converts more: ${interval}`,
-      current,
-      next,
-      difference,
-    };
-  }
-  if (enough && difference.high < 0) {
-    return {
-      decision: 'current converts more',
-      why: `the current version converts more: ${interval}`,
-      current,
-      next,
-      difference,
-    };
-  }
-  if (horizonReached) {
-    return {
-      decision: 'no difference shown',
-      why: `no difference shown in the days planned: ${interval}`,
-      current,
-      next,
-      difference,
-    };
-  }
   const waiting = enough
     ? 'the interval still holds 0'
     : `${count(current.conversions + next.conversions)} of ${settings.minConversions} conversions so far`;
-  return { decision: 'continue', why: `no decision yet (${waiting}): ${interval}`, current, next, difference };
+  const [decision, said]: [ExperimentDecision, string] =
+    enough && difference.low > 0
+      ? ['new version converts more', 'the new version converts more']
+      : enough && difference.high < 0
+        ? ['current converts more', 'the current version converts more']
+        : horizonReached
+          ? ['no difference shown', 'no difference shown in the days planned']
+          : ['continue', `no decision yet (${waiting})`];
+  return { decision, why: `${said}: ${interval}`, current, next, difference };
 }

@@ -151,38 +151,57 @@ export function setAsideCounts(canary: number, baseline: number, setAside: numbe
 }
 
 /**
+ * Views and events (erred views, conversions) over `networks`, each network weighed at most `weight` views (its events
+ * scaled alike), once the `aside.up` networks that pull the rate up most (many events, the fewest views among equals)
+ * and then the `aside.down` that pull it down most (many views without one) are set aside; `eventful` counts the
+ * networks kept with an event. The release judge sets aside both ends; the experiment judge one, towards a claim.
+ */
+export function weighedTotals<N extends { views: number }>(
+  networks: N[],
+  eventsOf: (network: N) => number,
+  weight: number,
+  aside: { up: number; down: number },
+) {
+  const size = networks.length;
+  const [views, events] = [new Float64Array(size), new Float64Array(size)];
+  for (let index = 0; index < size; index += 1) {
+    const network = networks[index]!;
+    const heavy = network.views > weight;
+    views[index] = heavy ? weight : network.views;
+    events[index] = heavy ? (eventsOf(network) * weight) / network.views : eventsOf(network);
+  }
+  const setAside = new Uint8Array(size);
+  if (aside.up > 0 || aside.down > 0) {
+    const up = new Float64Array(size);
+    const down = new Float64Array(size);
+    for (let index = 0; index < size; index += 1) {
+      up[index] = events[index]! * 1e6 - views[index]!;
+      down[index] = (views[index]! - events[index]!) * 1e6 - events[index]!;
+    }
+    for (const index of highest(up, aside.up)) setAside[index] = 1;
+    for (const index of highest(down, aside.down, setAside)) setAside[index] = 1;
+  }
+  const totals = { views: 0, events: 0, eventful: 0 };
+  for (let index = 0; index < size; index += 1) {
+    if (setAside[index]) continue;
+    totals.views += views[index]!;
+    totals.events += events[index]!;
+    if (events[index]! > 0) totals.eventful += 1;
+  }
+  return totals;
+}
+
+/**
  * Views, erred views and erring networks, each network weighed at most `weight` views (its erred views scaled alike),
  * once the `count` networks that pull the rate up most (many erred views) and the `count` that pull it down most (many
  * clean views) are set aside: what a few networks sent, at either end, moves neither test.
  */
 function trimmedTotals(networks: NetworkEvidence[], count: number, weight: number) {
-  const size = networks.length;
-  const [views, erred] = [new Float64Array(size), new Float64Array(size)];
-  for (let index = 0; index < size; index += 1) {
-    const network = networks[index]!;
-    const heavy = network.views > weight;
-    views[index] = heavy ? weight : network.views;
-    erred[index] = heavy ? (network.erred * weight) / network.views : network.erred;
-  }
-  const setAside = new Uint8Array(size);
-  if (count > 0) {
-    const up = new Float64Array(size);
-    const down = new Float64Array(size);
-    for (let index = 0; index < size; index += 1) {
-      up[index] = erred[index]! * 1e6 - views[index]!;
-      down[index] = (views[index]! - erred[index]!) * 1e6 - erred[index]!;
-    }
-    for (const index of highest(up, count)) setAside[index] = 1;
-    for (const index of highest(down, count, setAside)) setAside[index] = 1;
-  }
-  const totals = { views: 0, erred: 0, erring: 0 };
-  for (let index = 0; index < size; index += 1) {
-    if (setAside[index]) continue;
-    totals.views += views[index]!;
-    totals.erred += erred[index]!;
-    if (erred[index]! > 0) totals.erring += 1;
-  }
-  return totals;
+  const { views, events, eventful } = weighedTotals(networks, (network) => network.erred, weight, {
+    up: count,
+    down: count,
+  });
+  return { views, erred: events, erring: eventful };
 }
 
 /** Views, erred views and erring networks, as they came. */
