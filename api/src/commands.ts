@@ -16,5 +16,12 @@ export {
   type Decision,
   type DecisionRule,
 } from './field-data/decision.ts';
+export {
+  experimentDays,
+  judgeExperimentOver,
+  remoteGoals,
+  type ExperimentUnderWay,
+} from './field-data/experiment-days.ts';
+export { type ExperimentVerdict } from './judge/experiment.ts';
 export { queueRollbackWebhook, queueRolloutWebhook } from './webhooks/queue.ts';
 export { printable } from './cli/printable.ts';

@@ -363,6 +363,30 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('field_views').addColumn('goal', 'varchar(40)').execute();
     },
   },
+  '2026-11-28-03-goal-days': {
+    async up(db: Kysely<unknown>) {
+      // An experiment runs for days; raw reports are kept 48 hours. Each day's counted views and conversions per
+      // network are kept instead, the network named alike across days.
+      await db.schema
+        .createTable('field_goal_days')
+        .addColumn('day', 'varchar(10)', (column) => column.notNull())
+        .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('goal', 'varchar(40)', (column) => column.notNull())
+        .addColumn('network', 'varchar(16)', (column) => column.notNull())
+        .addColumn('views', 'integer', (column) => column.notNull())
+        .addColumn('conversions', 'integer', (column) => column.notNull())
+        .addPrimaryKeyConstraint('field_goal_days_key', ['remote', 'version', 'goal', 'day', 'network'])
+        .execute();
+      await db.schema
+        .createTable('field_network_chains')
+        .addColumn('day', 'varchar(10)', (column) => column.notNull())
+        .addColumn('hash', 'varchar(16)', (column) => column.notNull())
+        .addColumn('chain', 'varchar(16)', (column) => column.notNull())
+        .addPrimaryKeyConstraint('field_network_chains_key', ['day', 'hash'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

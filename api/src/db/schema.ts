@@ -194,7 +194,34 @@ export interface FieldHourTable {
   p95: number | null;
 }
 
+/**
+ * An experiment's evidence, a day at a time (kept 90 days): per remote, version, goal and network, the views counted
+ * that day and how many of them reached the goal. `network` names the network alike on every day it came back within
+ * two days (see `field_network_chains`), so that an experiment weighs a network once however many days it runs.
+ */
+export interface FieldGoalDayTable {
+  day: string;
+  remote: string;
+  version: string;
+  goal: string;
+  network: string;
+  views: number;
+  conversions: number;
+}
+
+/**
+ * Which name a network's hash of a day goes by in `field_goal_days` (kept 3 days): the name it had the day before or
+ * the one before that (a report keeps the network's hash with those days' keys), or its own hash when new.
+ */
+export interface FieldNetworkChainTable {
+  day: string;
+  hash: string;
+  chain: string;
+}
+
 export interface Database {
+  field_goal_days: FieldGoalDayTable;
+  field_network_chains: FieldNetworkChainTable;
   field_views: FieldViewTable;
   field_errors: FieldErrorTable;
   field_hours: FieldHourTable;

@@ -57,6 +57,8 @@ export interface VersionFigures {
   routes: string[];
   /** What each network brought, as the judge weighs it. */
   perNetwork: NetworkEvidence[];
+  /** With a goal asked for: each of `perNetwork`'s networks by its hash in the window (what a day's roll-up keeps). */
+  networkNames?: string[];
 }
 
 const keyOf = (row: { remote: string; version: string; route: string; device?: string }) =>
@@ -617,6 +619,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
       }
       figures.networks = networks.size;
       figures.perNetwork = [...networks.values()];
+      if (goal !== undefined) figures.networkNames = [...networks.keys()];
       figures.routes = [...seenRoutes].sort();
       const [inpP75, lcpP75] = [percentile(inp, 0.75), percentile(lcp, 0.75)];
       if (inpP75 !== undefined) figures.inpP75 = inpP75;

@@ -5,6 +5,7 @@ import { faultReason, isDatabaseAway, outageLog, sawDatabaseFault } from '../db/
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { fieldData } from '../field-data/repository.ts';
+import { experimentDays } from '../field-data/experiment-days.ts';
 import { locationShares } from '../location-shares/repository.ts';
 import type { ApiMetrics } from '../metrics/api-metrics.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
@@ -77,6 +78,8 @@ export function startOutboxWorker(
           if (expired) log.info({ expired }, 'shared locations past their retention deleted');
           const field = await fieldData(db).rollUpAndPurge();
           if (field.raw || field.hours) log.info(field, 'field data past its retention deleted');
+          // Before the raw reports of the day before yesterday go: an experiment's days, a row per network a day.
+          await experimentDays(db, undefined, config.releaseWatch.maxPerNetwork).rollUpRecentDays();
         }
       } catch (error) {
         if (isDatabaseAway(error as Error)) {

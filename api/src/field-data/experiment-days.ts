@@ -1,0 +1,201 @@
+import { pageRoutes, routeGoals } from '@gift/content';
+import type { GoalName } from '@gift/contracts/field-data';
+import type { Db } from '../db/database.ts';
+import { defaultExperimentSettings, judgeExperiment, type NetworkConversions } from '../judge/experiment.ts';
+import { dayOf } from './networks.ts';
+import { fieldDataRetention, fieldData } from './repository.ts';
+
+/**
+ * An experiment's evidence over its days. Raw reports are kept 48 hours and a network's hash changes key every day;
+ * an experiment runs for two weeks and weighs each network once over all of them. So each day is rolled up: per
+ * remote, version and goal, the views counted that day on each network and how many reached the goal (the same count
+ * as the release judge's: a ticket each, at most `maxPerNetwork` a network an hour), each network under a name it
+ * keeps across days. A report keeps its network's hash with the keys of its day and of the two days before, so a hash
+ * of today is linked to yesterday's (or the day before's) name of the same network, and then the day's key can go
+ * with the raw reports as before: the names link days, never an address.
+ */
+
+const dayMs = 86_400_000;
+const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
+const daysBefore = (day: string, count: number) => dayOf(new Date(startOf(day).getTime() - count * dayMs));
+
+/** The goals of a remote's pages, as `routeGoals` names them. */
+export function remoteGoals(remote: string): GoalName[] {
+  const goals = pageRoutes.filter((route) => route.remote === remote).flatMap((route) => routeGoals[route.path] ?? []);
+  return [...new Set(goals)];
+}
+
+/** How long the network names are kept: the two days a later day may link to, and that day. */
+const chainDays = 3;
+
+export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPerNetwork = 5) {
+  const data = fieldData(db, now);
+
+  /** Each of the day's network hashes with its name: yesterday's name, the day before's, or the hash itself. */
+  async function nameNetworks(day: string): Promise<Map<string, string>> {
+    const since = startOf(day).toISOString();
+    const until = startOf(daysBefore(day, -1)).toISOString();
+    const [hashes, earlier] = await Promise.all([
+      db
+        .selectFrom('field_views')
+        .select(['network', 'network_1', 'network_2'])
+        .distinct()
+        .where('ticket', 'is not', null)
+        .where('received_at', '>=', since)
+        .where('received_at', '<', until)
+        .where('network', '!=', '')
+        .execute(),
+      db
+        .selectFrom('field_network_chains')
+        .select(['day', 'hash', 'chain'])
+        .where('day', 'in', [daysBefore(day, 1), daysBefore(day, 2)])
+        .execute(),
+    ]);
+    const known = (back: number, hash: string) =>
+      earlier.find((row) => row.day === daysBefore(day, back) && row.hash === hash)?.chain;
+    const names = new Map<string, string>();
+    for (const { network, network_1, network_2 } of hashes) {
+      if (!names.has(network)) names.set(network, known(1, network_1) ?? known(2, network_2) ?? network);
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('field_network_chains').where('day', '=', day).execute();
+      const rows = [...names].map(([hash, chain]) => ({ day, hash, chain }));
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx
+          .insertInto('field_network_chains')
+          .values(rows.slice(i, i + 500))
+          .execute();
+      }
+    });
+    return names;
+  }
+
+  return {
+    /**
+     * Rolls up `day` (YYYY-MM-DD, UTC) from the raw reports: every remote with goals and every version counted that
+     * day. Replaces what an earlier roll-up of the day wrote (a day rolled up while under way is rolled up again).
+     */
+    async rollUpDay(day: string) {
+      const since = startOf(day);
+      const until = startOf(daysBefore(day, -1));
+      const names = await nameNetworks(day);
+      const versions = await db
+        .selectFrom('field_views')
+        .select(['remote', 'version'])
+        .distinct()
+        .where('ticket', 'is not', null)
+        .where('received_at', '>=', since.toISOString())
+        .where('received_at', '<', until.toISOString())
+        .execute();
+      const rows: {
+        remote: string;
+        version: string;
+        goal: string;
+        network: string;
+        views: number;
+        conversions: number;
+      }[] = [];
+      for (const { remote, version } of versions) {
+        for (const goal of remoteGoals(remote)) {
+          const figures = await data.countedFigures({ remote, version, since, until, maxPerNetwork, goal });
+          figures.perNetwork.forEach((network, index) => {
+            const hash = figures.networkNames![index]!;
+            rows.push({
+              remote,
+              version,
+              goal,
+              network: names.get(hash) ?? hash,
+              views: network.views,
+              conversions: network.conversions ?? 0,
+            });
+          });
+        }
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('field_goal_days').where('day', '=', day).execute();
+        for (let i = 0; i < rows.length; i += 500) {
+          await trx
+            .insertInto('field_goal_days')
+            .values(rows.slice(i, i + 500).map((row) => ({ ...row, day })))
+            .execute();
+        }
+      });
+      return rows.length;
+    },
+
+    /** Yesterday (complete now) and today so far; names and days past their time go. */
+    async rollUpRecentDays() {
+      const today = dayOf(now());
+      const rows = (await this.rollUpDay(daysBefore(today, 1))) + (await this.rollUpDay(today));
+      await db.deleteFrom('field_network_chains').where('day', '<=', daysBefore(today, chainDays)).execute();
+      await db
+        .deleteFrom('field_goal_days')
+        .where('day', '<', daysBefore(today, fieldDataRetention.hourlyDays))
+        .execute();
+      return rows;
+    },
+
+    /**
+     * One arm's evidence: what each network brought `version` of `remote` toward `goal` on the days from `since`'s to
+     * `until`'s, a network's days added up under its name.
+     */
+    async evidence({
+      remote,
+      version,
+      goal,
+      since,
+      until = now(),
+    }: {
+      remote: string;
+      version: string;
+      goal: string;
+      since: Date;
+      until?: Date;
+    }): Promise<NetworkConversions[]> {
+      const rows = await db
+        .selectFrom('field_goal_days')
+        .select(['network', 'views', 'conversions'])
+        .where('remote', '=', remote)
+        .where('version', '=', version)
+        .where('goal', '=', goal)
+        .where('day', '>=', dayOf(since))
+        .where('day', '<=', dayOf(until))
+        .execute();
+      const networks = new Map<string, NetworkConversions>();
+      for (const row of rows) {
+        const known = networks.get(row.network) ?? { views: 0, conversions: 0 };
+        known.views += Number(row.views);
+        known.conversions += Number(row.conversions);
+        networks.set(row.network, known);
+      }
+      return [...networks.values()];
+    },
+  };
+}
+
+/** An experiment as the site's ledger has it: the new version against the current one, since it started. */
+export interface ExperimentUnderWay {
+  remote: string;
+  version: string;
+  current: string;
+  goal: string;
+  since: Date;
+  days: number;
+}
+
+/**
+ * Where an experiment stands: today's and yesterday's figures rolled up first (the hourly roll-up may be up to an hour
+ * behind), then each arm's evidence over its days, judged (`judgeExperiment`), its last day reached or not.
+ */
+export async function judgeExperimentOver(
+  db: Db,
+  experiment: ExperimentUnderWay,
+  { maxPerNetwork = 5, settings = defaultExperimentSettings, now = () => new Date() } = {},
+) {
+  const days = experimentDays(db, now, maxPerNetwork);
+  await days.rollUpRecentDays();
+  const arm = (version: string) => days.evidence({ ...experiment, version });
+  const evidence = { current: await arm(experiment.current), next: await arm(experiment.version) };
+  const horizonReached = now().getTime() >= experiment.since.getTime() + experiment.days * dayMs;
+  return judgeExperiment(evidence, settings, { horizonReached });
+}
