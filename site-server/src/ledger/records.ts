@@ -18,7 +18,14 @@ export type ReleaseEvent =
   /** The release watch took this version off by itself: what the field data showed. */
   | { event: 'rolled-back'; why: string }
   /** A staged rollout of this version began, against `current`. */
-  | { event: 'rollout-started'; current: string; stages: number[]; stageMinutes: number }
+  | {
+      event: 'rollout-started';
+      current: string;
+      stages: number[];
+      stageMinutes: number;
+      /** An experiment (`pnpm experiment start`): the goal it counts and the days planned. */
+      experiment?: { goal: string; days: number };
+    }
   /** It went on to serve `share` percent of visitors: by the watch's decision (`why`), or by an operator. */
   | { event: 'rollout-advanced'; share: number; why: string }
   | { event: 'rollout-paused'; share: number }
@@ -89,11 +96,16 @@ export function historyOf(records: ReleaseRecord[], version: string, underWay = 
         return [`forced: ${record.reason} (${when(record)})`];
       case 'rolled-back':
         return [`rolled back by the release watch: ${record.why} (${at(record)})`];
-      case 'rollout-aborted':
+      case 'rollout-aborted': {
+        const by = record.by === 'watch' ? 'the release watch' : record.who;
+        const started = mine.findLast((earlier) => earlier.event === 'rollout-started' && earlier.at <= record.at);
+        const experiment = started?.event === 'rollout-started' && started.experiment;
         return [
-          `rollout aborted at ${record.share}% by ${record.by === 'watch' ? 'the release watch' : record.who}: ` +
-            `${record.why} (${at(record)})`,
+          experiment
+            ? `experiment on ${experiment.goal} ended at ${record.share}% by ${by}: ${record.why} (${at(record)})`
+            : `rollout aborted at ${record.share}% by ${by}: ${record.why} (${at(record)})`,
         ];
+      }
       default:
         return [];
     }

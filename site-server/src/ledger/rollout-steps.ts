@@ -49,6 +49,14 @@ export async function stepRollout(
     const before = (await ledger.rollouts())[remote];
     if (decidedOn && !sameStage(before, decidedOn)) return undefined;
     if (!before) throw new ReleaseError(`${remotes[remote].folder} has no rollout under way.`);
+    if (before.experiment && (action === 'advance' || action === 'complete')) {
+      // An experiment ends by a person's decision on its figures: shipped with the checks, or stopped.
+      const folder = remotes[remote].folder;
+      throw new ReleaseError(
+        `${folder} ${before.version} is an experiment: it is not advanced. pnpm experiment ${folder} ship makes it ` +
+          `live for everyone (with the checks) once it converts more; pnpm experiment ${folder} stop ends it.`,
+      );
+    }
     const at = now();
     const share = shareOf(before);
     const version = before.version;

@@ -32,7 +32,23 @@ export interface Rollout {
   pausedMs: number;
   startedAt: string;
   startedBy: string;
+  /**
+   * Set when the rollout is an experiment (`pnpm experiment`): its one stage serves the new version to a share of
+   * visitors for `days`, judged on `goal`; the watch never advances it (a person ships or stops it) and still takes it
+   * off when the release judge finds it worse.
+   */
+  experiment?: Experiment;
 }
+
+export interface Experiment {
+  /** The goal counted as a conversion, one of the remote's pages' (`remoteGoals`). */
+  goal: string;
+  /** How many days it is planned for: the judge's last look. */
+  days: number;
+}
+
+/** The longest experiment: the field data's daily figures are kept 90 days. */
+export const maxExperimentDays = 90;
 
 /** What a page server needs of a rollout: who gets the canary, and where its entry is. */
 export interface Split {
@@ -166,6 +182,17 @@ export function rolloutProblem(value: unknown): string | undefined {
   if (rollout.pausedAt !== undefined && !isTime(rollout.pausedAt)) return 'pausedAt is not a time';
   if (typeof rollout.pausedMs !== 'number' || !(rollout.pausedMs >= 0)) return 'pausedMs is not a duration';
   if (rollout.startedAt !== undefined && !isTime(rollout.startedAt)) return 'startedAt is not a time';
+  if (rollout.experiment !== undefined) return experimentProblem(rollout);
+  return undefined;
+}
+
+function experimentProblem({ experiment, stages }: Rollout): string | undefined {
+  if (typeof experiment !== 'object' || experiment === null) return 'experiment is not an object';
+  if (typeof experiment.goal !== 'string' || !/^[a-z-]{1,40}$/.test(experiment.goal))
+    return 'experiment.goal is not a goal';
+  const { days } = experiment;
+  if (!Number.isInteger(days) || days < 1 || days > maxExperimentDays) return 'experiment.days is not 1-90 days';
+  if (stages.length !== 2) return 'an experiment has one stage before 100%';
   return undefined;
 }
 

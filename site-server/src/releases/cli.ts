@@ -28,6 +28,7 @@ import {
 } from '../ledger/rollouts.ts';
 import { removeInvalidRollout, rolloutActions, stepRollout, type RolloutAction } from '../ledger/rollout-steps.ts';
 import { rolloutLines } from './rollout-status.ts';
+import { experimentCommand, experimentStatus } from './experiment-cli.ts';
 import {
   ReleaseError,
   promote,
@@ -50,6 +51,7 @@ import { buildLimits } from '../ledger/build-limits.ts';
  *   pnpm release --all [--prebuilt] [--force --reason "<why>"]   every remote, one after the other (a rehearsal)
  *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier] [--stages ... [--stage-minutes ...]]
  *   pnpm rollout <remote> status|pause|resume|advance|complete|abort [--reason "<why>"]
+ *   pnpm experiment <remote> start <version> [--share 50] [--goal <goal>] [--days 14] | status | stop | ship
  *   pnpm rollback <remote> [version] [--force --reason "<why>"]
  *   pnpm releases [remote]                                every remote when none is named
  *   pnpm preview-link <remote> <version> [--hours 24]     (PREVIEW_SECRET, PUBLIC_SITE_URL)
@@ -99,6 +101,17 @@ function printSwitch(change: Switch & { rollout?: Rollout }) {
 
 function printRolloutStart(rollout: Rollout, change: Switch) {
   const folder = remotes[rollout.remote].folder;
+  if (rollout.experiment) {
+    const { goal, days } = rollout.experiment;
+    console.log(
+      `${folder}: experiment started: ${printable(rollout.version)} serves ${shareOf(rollout)}% of visitors, ` +
+        `${printable(rollout.current)} the others, for ${days} days, judged on ${goal}`,
+    );
+    console.log(`  new version's entry: ${change.entry}`);
+    console.log(`  ${change.changes}`);
+    console.log(`  follow it:  pnpm experiment ${folder} status    end it:  pnpm experiment ${folder} ship|stop`);
+    return;
+  }
   console.log(
     `${folder}: ${printable(rollout.version)} serves ${shareOf(rollout)}% of visitors; ${printable(rollout.current)} ` +
       `keeps the others (stages ${rollout.stages.join('% -> ')}%, ${rollout.stageMinutes} min each)`,
@@ -171,6 +184,9 @@ async function rolloutCommand(remote: RemoteName, action: string | undefined, re
 
 /** A rollout's lines, with its cohorts' figures when the site's field data is here to read. */
 async function rolloutStatus(rollout: Rollout) {
+  if (rollout.experiment) {
+    return experimentStatus(rollout, { fieldDataDb, rule: readConfig(process.env, root).releaseWatch });
+  }
   const data = await fieldDataDb();
   const judged =
     data &&
@@ -192,6 +208,9 @@ const options = {
   hours: { type: 'string' },
   all: { type: 'boolean' },
   verbose: { type: 'boolean' },
+  share: { type: 'string' },
+  goal: { type: 'string' },
+  days: { type: 'string' },
 } as const;
 
 /** `--force` and `--reason` go together: a release that skips the checks says why. */
@@ -353,9 +372,26 @@ async function main(args: string[]) {
     await printReleases(remote);
   } else if (command === 'rollout') {
     await rolloutCommand(remote, version, values.reason);
+  } else if (command === 'experiment') {
+    const { share, goal, days, reason, ...others } = values;
+    const stray = Object.keys(others).find((key) => others[key as keyof typeof others] !== undefined);
+    if (stray) throw new ReleaseError(`--${stray} does not go with pnpm experiment.`);
+    await experimentCommand(
+      remote,
+      version,
+      positionals[3],
+      { share, goal, days, reason },
+      {
+        settings,
+        fieldDataDb,
+        rule: readConfig(process.env, root).releaseWatch,
+        printSwitch,
+        log,
+      },
+    );
   } else {
     throw new ReleaseError(
-      `Unknown command "${command}": release, promote, rollout, rollback, releases or preview-link.`,
+      `Unknown command "${command}": release, promote, rollout, experiment, rollback, releases or preview-link.`,
     );
   }
 }

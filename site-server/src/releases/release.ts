@@ -14,7 +14,7 @@ import {
   versionLiveBefore,
   type ReleaseEvent,
 } from '../ledger/records.ts';
-import { shareOf, type Rollout } from '../ledger/rollouts.ts';
+import { shareOf, type Experiment, type Rollout } from '../ledger/rollouts.ts';
 import { versionEntryUrl } from '../ledger/versions.ts';
 
 export { ReleaseError, readManifestFile, switchManifest } from '../ledger/ledger.ts';
@@ -90,9 +90,14 @@ export interface PromoteOptions {
   allowHeavier?: boolean;
   /** Hears each line of progress: the checks' results, a wait for another release. */
   log?: (line: string) => void;
-  /** A staged rollout instead of a switch for everyone: the shares of visitors, and each stage's minutes. */
-  rollout?: { stages: number[]; stageMinutes: number };
+  /**
+   * A staged rollout instead of a switch for everyone: the shares of visitors, and each stage's minutes; with
+   * `experiment`, an experiment (one stage, never advanced by the watch).
+   */
+  rollout?: RolloutPlan;
 }
+
+export type RolloutPlan = { stages: number[]; stageMinutes: number; experiment?: Experiment };
 
 /**
  * A promote that went through: the switch, and the checks' report unless it was forced. With `rollout`, nothing
@@ -105,9 +110,17 @@ async function refuseDuringRollout(settings: ReleaseSettings, remote: RemoteName
   const under = (await ledgerOf(settings).rollouts())[remote];
   if (!under) return;
   const folder = remotes[remote].folder;
+  if (under.experiment) {
+    throw new ReleaseError(
+      `An experiment on ${folder} ${under.version} is under way (${shareOf(under)}% of visitors): nothing else goes ` +
+        `live until it ends, one experiment or rollout of a remote at a time. pnpm experiment ${folder} stop, or ` +
+        `pnpm experiment ${folder} ship, first.`,
+    );
+  }
   throw new ReleaseError(
     `A rollout of ${folder} ${under.version} is under way (${shareOf(under)}% of visitors): nothing else goes live ` +
-      `until it ends. pnpm rollout ${folder} abort, or pnpm rollout ${folder} complete, first.`,
+      `until it ends, one experiment or rollout of a remote at a time. pnpm rollout ${folder} abort, or ` +
+      `pnpm rollout ${folder} complete, first.`,
   );
 }
 
@@ -172,7 +185,7 @@ async function startRollout(
   remote: RemoteName,
   version: string,
   current: string,
-  { stages, stageMinutes }: { stages: number[]; stageMinutes: number },
+  { stages, stageMinutes, experiment }: RolloutPlan,
 ) {
   const now = new Date().toISOString();
   const rollout: Rollout = {
@@ -187,9 +200,10 @@ async function startRollout(
     pausedMs: 0,
     startedAt: now,
     startedBy: operator(),
+    ...(experiment && { experiment }),
   };
   const started = await ledgerOf(settings).changeRollout(remote, (under) => (under ? undefined : rollout), [
-    { version, event: { event: 'rollout-started', current, stages, stageMinutes } },
+    { version, event: { event: 'rollout-started', current, stages, stageMinutes, ...(experiment && { experiment }) } },
   ]);
   if (!started) await refuseDuringRollout(settings, remote);
   const dir = versionsDir(settings, remote);

@@ -12,6 +12,8 @@ import { judgedOver, shareOf, stageIsDue } from '../ledger/rollouts.ts';
  * once, whatever the stage's time. Not worse with enough data, once the stage has run its time: advance (after the
  * last stage, live for everyone). Otherwise wait. A paused rollout is still aborted when worse, never advanced.
  * Each step is taken once, whichever server decides first (`stepRollout` changes only the stage it was decided on).
+ * An experiment is judged alike on its guardrails (worse: stopped, everyone on the current version) and never
+ * advanced: its figures on conversions inform a person, who ships or stops it (`pnpm experiment`).
  */
 
 export interface RolloutWatchOptions {
@@ -52,7 +54,7 @@ export async function watchRollouts({
     const action =
       decision.verdict === 'roll back'
         ? 'abort'
-        : decision.verdict === 'keep' && stageIsDue(rollout, now())
+        : decision.verdict === 'keep' && !rollout.experiment && stageIsDue(rollout, now())
           ? 'advance'
           : undefined;
     if (!action) {
