@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fieldDataPath } from '@gift/contracts/field-data';
+import { fieldDataPath, goalPing, type GoalName } from '@gift/contracts/field-data';
 import { signatureHeader, signatureProblem } from '@gift/contracts/webhooks';
 import { startServer } from './release-commands.ts';
 
@@ -105,13 +106,15 @@ export function startWatchedSite(
  * the visitor's cohort cookie (its HTML is returned, to check which version it is), and the field-data beacon the
  * page's collector would send goes back through the same door with the view's ticket, clean (its vitals only).
  * Hundreds of such views take seconds where Chromium takes minutes; a browser's own beacons are the field-data
- * journeys'.
+ * journeys'. With `goal`, the view reached it: the ping a browser sends as the visitor follows the goal's link
+ * (`<a ping>`), with the view's ticket.
  */
 export async function beaconedView(
   door: string,
   path: string,
   cohort: number,
   report: { remote: string; version: string },
+  { goal }: { goal?: GoalName } = {},
 ) {
   const page = await fetch(`${door}${path}`, { headers: { cookie: `cohort=${cohort}` } });
   const html = await page.text();
@@ -135,5 +138,37 @@ export async function beaconedView(
   });
   await beacon.arrayBuffer();
   if (beacon.status !== 204) throw new Error(`the beacon of ${path} was answered ${beacon.status}`);
+  if (goal) {
+    const ping = await fetch(`${door}${goalPing(goal)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/ping', 'ping-from': `${door}${path}`, cookie: ticket.split(';')[0]! },
+      body: 'PING',
+    });
+    await ping.arrayBuffer();
+    if (ping.status !== 204) throw new Error(`the ping of ${goal} on ${path} was answered ${ping.status}`);
+  }
   return html;
+}
+
+/** The nonce of a view's ticket (the cookie's signed payload: remote, version, route, time, nonce). */
+export const nonceOf = (ticket: string) =>
+  (JSON.parse(Buffer.from(ticket.split('.')[0]!, 'base64url').toString('utf8')) as unknown[])[4] as string;
+
+/**
+ * The rows the API stored in `dataDir`'s SQLite file with these tickets' nonces, oldest first: a view's beacons
+ * (`counted` 1 for the one that counts it) and its goals' pings.
+ */
+export function ticketRows(
+  dataDir: string,
+  nonces: string[],
+): { ticket: string; goal: string | null; counted: number }[] {
+  const script = `const db = new (require('better-sqlite3'))(process.argv[1], { readonly: true });
+    const tickets = JSON.parse(process.argv[2]);
+    console.log(JSON.stringify(db.prepare('select ticket, goal, counted from field_views where ticket in (' + tickets.map(() => '?').join(',') + ') order by id').all(...tickets)));`;
+  return JSON.parse(
+    execFileSync('node', ['-e', script, join(dataDir, 'requests.sqlite'), JSON.stringify(nonces)], {
+      cwd: new URL('../api/', import.meta.url),
+      encoding: 'utf8',
+    }),
+  ) as { ticket: string; goal: string | null; counted: number }[];
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { phonePage } from '../phone.ts';
 import { dataDir } from '../playwright.config.ts';
+import { nonceOf, ticketRows } from '../field-doors.ts';
 
 /** What a team reads: `pnpm --filter api rum [args]` on the database the server under test writes. */
 function rum(args: string[]): string {
@@ -104,22 +105,8 @@ test('with Global Privacy Control on, nothing is sent; without it, the same visi
   expect(await visit(false)).toBeGreaterThanOrEqual(2);
 });
 
-/** The nonce of a view's ticket (the cookie's signed payload: remote, version, route, time, nonce). */
-const nonceOf = (ticket: string) =>
-  (JSON.parse(Buffer.from(ticket.split('.')[0]!, 'base64url').toString('utf8')) as unknown[])[4] as string;
-
 /** The goal rows the API stored for these views' tickets: what an experiment counts, one conversion per ticket. */
-function goalRows(nonces: string[]): { ticket: string; goal: string; counted: number }[] {
-  const script = `const db = new (require('better-sqlite3'))(process.argv[1], { readonly: true });
-    const tickets = JSON.parse(process.argv[2]);
-    console.log(JSON.stringify(db.prepare('select ticket, goal, counted from field_views where goal is not null and ticket in (' + tickets.map(() => '?').join(',') + ') order by id').all(...tickets)));`;
-  return JSON.parse(
-    execFileSync('node', ['-e', script, `${dataDir}/requests.sqlite`, JSON.stringify(nonces)], {
-      cwd: new URL('../../api/', import.meta.url),
-      encoding: 'utf8',
-    }),
-  ) as { ticket: string; goal: string; counted: number }[];
-}
+const goalRows = (nonces: string[]) => ticketRows(dataDir, nonces).filter((row) => row.goal !== null);
 
 test("a click on the vendor portal's link counts as its view's goal, with or without JavaScript, from first paint on a phone", async ({
   browser,

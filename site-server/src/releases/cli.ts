@@ -51,7 +51,8 @@ import { buildLimits } from '../ledger/build-limits.ts';
  *   pnpm release --all [--prebuilt] [--force --reason "<why>"]   every remote, one after the other (a rehearsal)
  *   pnpm promote <remote> <version> [--force --reason "<why>"] [--allow-heavier] [--stages ... [--stage-minutes ...]]
  *   pnpm rollout <remote> status|pause|resume|advance|complete|abort [--reason "<why>"]
- *   pnpm experiment <remote> start <version> [--share 50] [--goal <goal>] [--days 14] | status | stop | ship
+ *   pnpm experiment <remote> start <version> [--share 50] [--goal <goal>] [--days 14] [--force --reason "<why>"]
+ *   pnpm experiment <remote> status | stop [--reason "<why>"] | ship
  *   pnpm rollback <remote> [version] [--force --reason "<why>"]
  *   pnpm releases [remote]                                every remote when none is named
  *   pnpm preview-link <remote> <version> [--hours 24]     (PREVIEW_SECRET, PUBLIC_SITE_URL)
@@ -373,14 +374,14 @@ async function main(args: string[]) {
   } else if (command === 'rollout') {
     await rolloutCommand(remote, version, values.reason);
   } else if (command === 'experiment') {
-    const { share, goal, days, reason, ...others } = values;
+    const { share, goal, days, force, reason, ...others } = values;
     const stray = Object.keys(others).find((key) => others[key as keyof typeof others] !== undefined);
     if (stray) throw new ReleaseError(`--${stray} does not go with pnpm experiment.`);
     await experimentCommand(
       remote,
       version,
       positionals[3],
-      { share, goal, days, reason },
+      { share, goal, days, force, reason },
       {
         settings,
         fieldDataDb,

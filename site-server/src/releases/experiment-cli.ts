@@ -7,8 +7,9 @@ import { experimentLines } from './experiment-status.ts';
 import { ReleaseError, RefusedRelease, promote, type Promotion, type ReleaseSettings } from './release.ts';
 
 /**
- * `pnpm experiment <remote> start <version> [--share 50] [--goal <goal>] [--days 14]`: the version serves a share of
- *   visitors (a rollout's cohort cookie: a visitor stays in one arm), after the release checks, for the days planned;
+ * `pnpm experiment <remote> start <version> [--share 50] [--goal <goal>] [--days 14] [--force --reason "<why>"]`: the
+ *   version serves a share of visitors (a rollout's cohort cookie: a visitor stays in one arm), after the release checks
+ *   (or without them, forced, the reason recorded), for the days planned;
  * `pnpm experiment <remote> status`: each arm's figures, the difference, the decision so far, the guardrails;
  * `pnpm experiment <remote> stop [--reason "<why>"]`: everyone on the current version;
  * `pnpm experiment <remote> ship`: once the new version converts more, it goes live for everyone through a promote
@@ -32,6 +33,9 @@ export interface ExperimentValues {
   share?: string;
   goal?: string;
   days?: string;
+  /** With start: its release checks skipped, for `reason` (recorded, as a forced promote's). */
+  force?: boolean;
+  /** With stop: why; with start --force: why the checks are skipped. */
   reason?: string;
 }
 
@@ -76,7 +80,7 @@ export async function experimentCommand(
   }
   const given = (Object.keys(values) as (keyof ExperimentValues)[]).filter((key) => values[key] !== undefined);
   const allowedWith: Record<string, (keyof ExperimentValues)[]> = {
-    start: ['share', 'goal', 'days'],
+    start: ['share', 'goal', 'days', 'force', 'reason'],
     stop: ['reason'],
   };
   const allowed = allowedWith[action!] ?? [];
@@ -90,10 +94,14 @@ export async function experimentCommand(
     const share = whole(values.share ?? '50', 'share', 1, 99, '50');
     const days = whole(values.days ?? '14', 'days', 1, maxExperimentDays, '14');
     const goal = goalOf(remote, values.goal);
+    if (Boolean(values.force) !== Boolean(values.reason?.trim())) {
+      throw new ReleaseError('--force goes with --reason "<why the checks are skipped>", and --reason with --force.');
+    }
     const settings = await deps.settings();
     deps.printSwitch(
       await (deps.promote ?? promote)(settings, remote, version, {
         rollout: { stages: [share, 100], stageMinutes: days * 24 * 60, experiment: { goal, days } },
+        force: values.force ? { reason: values.reason!.trim() } : undefined,
         log: deps.log,
       }),
     );

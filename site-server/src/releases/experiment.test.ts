@@ -84,7 +84,8 @@ describe('an experiment on a remote', { timeout: 60_000 }, () => {
     await expect(experiment('start', second, { days: '0' })).rejects.toThrow(
       /--days takes a whole number from 1 to 90/,
     );
-    await expect(experiment('start', second, { reason: 'x' })).rejects.toThrow('--reason does not go with');
+    await expect(experiment('start', second, { reason: 'x' })).rejects.toThrow('--force goes with --reason');
+    await expect(experiment('status', undefined, { share: '50' })).rejects.toThrow('--share does not go with');
     await expect(experiment('ship')).rejects.toThrow('vendor has no experiment under way.');
     await expect(experiment('pause')).rejects.toThrow('pnpm experiment vendor takes start, status, stop, ship');
     expect(await experiment('status')).toBe('vendor: no experiment under way');
