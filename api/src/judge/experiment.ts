@@ -169,12 +169,14 @@ export function judgeExperiment(
   const low = bound(evidence, settings, 'up');
   const high = bound(evidence, settings, 'down');
   const base = current.rate || low.base;
+  // Two rates differ by at most 100 points: an interval wider than that (few views) is shown within it.
+  const [lowest, highest] = [Math.max(-1, low.value), Math.min(1, high.value)];
   const difference = {
     estimate: next.rate - current.rate,
-    low: low.value,
-    high: high.value,
-    relativeLow: low.value / base,
-    relativeHigh: high.value / base,
+    low: lowest,
+    high: highest,
+    relativeLow: lowest / base,
+    relativeHigh: highest / base,
   };
   const interval =
     `${points(difference.estimate)} (${percent(next.rate)} of ${count(next.views)} views against ` +

@@ -257,7 +257,11 @@ async function printReleases(remote: RemoteName) {
   for (const entry of list) {
     // A verdict quotes reasons and a page's console as they were given: shown on one line, escape codes made visible.
     const [first, ...later] = entry.history.map((line) => printable(line));
-    const mark = entry.live ? '  (live)' : entry.canary !== undefined ? `  (canary: ${entry.canary}% of visitors)` : '';
+    const mark = entry.live
+      ? '  (live)'
+      : entry.canary !== undefined
+        ? `  (${entry.experiment ? 'experiment' : 'canary'}: ${entry.canary}% of visitors)`
+        : '';
     console.log(
       `${entry.live ? '*' : entry.canary !== undefined ? '~' : ' '} ${printable(entry.version)}  ${first}${mark}`,
     );

@@ -326,6 +326,8 @@ export async function releases(settings: ReleaseSettings, remote: RemoteName) {
     live: version === live,
     /** The share of visitors it serves as a rollout's canary. */
     canary: rollout?.version === version ? shareOf(rollout) : undefined,
+    /** Whether that rollout is an experiment. */
+    experiment: rollout?.version === version && rollout.experiment !== undefined,
     verdict: historyOf(records, version, underWay).join('; '),
     history: historyOf(records, version, underWay),
   }));
