@@ -406,6 +406,37 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
     );
     await stepRollout(settings, 'vendor', 'abort', { why: 'the cluster test is done with it' });
 
+    // --- an experiment at 50% (a rollout marked as one, kept in PostgreSQL): both servers split by the same cookie,
+    // never advanced; stopped, both serve the current version again
+    const currentCopy = await copyFor(servers[0]!.port, 'cohort=70');
+    await promote(settings, 'vendor', v6, {
+      ...unchecked('an experiment'),
+      rollout: { stages: [50, 100], stageMinutes: 14 * 24 * 60, experiment: { goal: 'portal-click', days: 14 } },
+    });
+    const arms = async () =>
+      (
+        await Promise.all(
+          servers.flatMap((server) => [copyFor(server.port, 'cohort=10'), copyFor(server.port, 'cohort=70')]),
+        )
+      ).join(' | ');
+    const bothArms = [1, 2].map(() => `Sixth copy for vendors | ${currentCopy}`).join(' | ');
+    const experimentAt = Date.now();
+    while (Date.now() - experimentAt < 10_000 && (await arms()) !== bothArms) await sleep(20);
+    const experimentMs = Date.now() - experimentAt;
+    const split = await arms();
+    const stored = (await settings.ledger!.rollouts()).vendor;
+    await stepRollout(settings, 'vendor', 'abort', { why: 'experiment stopped: the cluster test is done with it' });
+    const backAt = Date.now();
+    const allCurrent = [1, 2, 3, 4].map(() => currentCopy).join(' | ');
+    while (Date.now() - backAt < 10_000 && (await arms()) !== allCurrent) await sleep(20);
+    const backMs = Date.now() - backAt;
+    check(
+      'an experiment at 50% over both servers',
+      `both servers split within ${experimentMs} ms (bucket 10 and 70, each server: ${split}); kept in PostgreSQL as ` +
+        `${JSON.stringify(stored?.experiment)}; stopped: both serve "${currentCopy}" to every bucket within ${backMs} ms`,
+      split === bothArms && stored?.experiment?.goal === 'portal-click' && (await arms()) === allCurrent,
+    );
+
     // --- a file of a released version tampered with on the CDN's origin: refused, the version before keeps serving
     const v5Dir = vendorBuildSaying('Fifth copy for vendors');
     const v5 = await publishCandidate(settings, 'vendor', { from: v5Dir });
@@ -438,7 +469,7 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
   console.log(`| ${'-'.repeat(48)} | ${'-'.repeat(150)} | -- |`);
   for (const row of table)
     console.log(`| ${row.check.padEnd(48)} | ${row.figures.padEnd(150)} | ${row.ok ? 'ok' : 'NO'} |`);
-  if (table.length !== 16 || table.some((row) => !row.ok)) process.exit(1);
+  if (table.length !== 17 || table.some((row) => !row.ok)) process.exit(1);
 }
 
 await main();
