@@ -1,9 +1,6 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './tests/support.ts';
-import { firstDeployment, releaseCommand } from './release-commands.ts';
+import { firstDeployment, publishChanged, releaseCommand } from './release-commands.ts';
 
 /**
  * `pnpm promote` as a team meets it, for a file of journeys: a deploy folder of its own where every remote is first
@@ -11,7 +8,6 @@ import { firstDeployment, releaseCommand } from './release-commands.ts';
  * broken the way releases break, checked in Chromium on a temporary site server before any switch.
  */
 export function promoteJourney() {
-  const legalDist = fileURLToPath(new URL('../legal/dist/', import.meta.url));
   let deployDir = '';
   let env: NodeJS.ProcessEnv = {};
 
@@ -33,14 +29,7 @@ export function promoteJourney() {
   }
 
   /** Publishes a candidate of legal: its real build, changed by `breakIt`; resolves with the version. */
-  async function candidate(breakIt: (dist: string) => void = () => {}) {
-    const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
-    cpSync(legalDist, dist, { recursive: true });
-    breakIt(dist);
-    const printed = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
-    rmSync(dist, { recursive: true, force: true });
-    return /published (\S+) as a candidate/.exec(printed)![1]!;
-  }
+  const candidate = (breakIt: (dist: string) => void = () => {}) => publishChanged('legal', env, breakIt);
 
   /** A promote that must be refused, leaving the manifest exactly as it was; what it printed. */
   async function refused(version: string, ...flags: string[]) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,4 +92,22 @@ export async function firstDeployment(name: string, extra: NodeJS.ProcessEnv = {
     }),
   );
   return { deployDir, env };
+}
+
+/**
+ * Publishes a candidate of the remote in `folder` made from its workspace build, changed by `change` (given the
+ * copy's folder); resolves with its version.
+ */
+export async function publishChanged(folder: string, env: NodeJS.ProcessEnv, change: (dist: string) => void) {
+  const dist = mkdtempSync(join(tmpdir(), `${folder}-candidate-`));
+  try {
+    cpSync(fileURLToPath(new URL(`../${folder}/dist/`, import.meta.url)), dist, { recursive: true });
+    change(dist);
+    const args = ['release', folder, '--candidate', '--from', dist];
+    const { code, printed } = await releaseCommand(args, env);
+    if (code !== 0) throw new Error(`${args.join(' ')}: ${printed}`);
+    return /published (\S+) as a candidate/.exec(printed)![1]!;
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
 }

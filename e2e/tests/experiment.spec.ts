@@ -1,13 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { fieldDataPath, goalPing } from '@gift/contracts/field-data';
 import { beaconedView, nonceOf, openDoors, ticketRows, startWatchedSite, webhookReceiver } from '../field-doors.ts';
 import { rewrite } from '../promote-journey.ts';
-import { firstDeployment, pageChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { firstDeployment, publishChanged, pageChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -20,7 +18,6 @@ import { expect, test } from './support.ts';
 const sitePort = 4347;
 const site = `http://127.0.0.1:${sitePort}`;
 const webhookSecret = 'webhook-secret-for-the-experiment-journey-0123456';
-const vendorDist = fileURLToPath(new URL('../../vendor/dist/', import.meta.url));
 const currentTitle = 'Sell your gifts to people who are looking for them';
 const newTitle = 'Sell your gifts where people look for them';
 let deployDir = '';
@@ -38,14 +35,7 @@ async function succeeds(args: string[]) {
 }
 
 /** Publishes a candidate of vendor made from its real build, changed by `change`; resolves with its version. */
-async function candidate(change: (dist: string) => void) {
-  const dist = mkdtempSync(join(tmpdir(), 'vendor-candidate-'));
-  cpSync(vendorDist, dist, { recursive: true });
-  change(dist);
-  const printed = await succeeds(['release', 'vendor', '--candidate', '--from', dist]);
-  rmSync(dist, { recursive: true, force: true });
-  return /published (\S+) as a candidate/.exec(printed)![1]!;
-}
+const candidate = (change: (dist: string) => void) => publishChanged('vendor', env, change);
 
 const rolloutsFile = () => join(deployDir, 'remotes.rollouts.json');
 /** The experiment on vendor under way, as the site servers read it; undefined when none. */

@@ -1,13 +1,12 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { RolloutWebhookEvent } from '@gift/contracts/webhooks';
 import { beaconedView, openDoors, startWatchedSite, webhookReceiver } from '../field-doors.ts';
 import { rewrite } from '../promote-journey.ts';
-import { firstDeployment, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { firstDeployment, publishChanged, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -18,7 +17,6 @@ import { expect, test } from './support.ts';
 const sitePort = 4341;
 const site = `http://127.0.0.1:${sitePort}`;
 const webhookSecret = 'webhook-secret-for-the-rollout-journey-0123456789';
-const legalDist = fileURLToPath(new URL('../../legal/dist/', import.meta.url));
 let deployDir = '';
 let env: NodeJS.ProcessEnv = {};
 let server: ChildProcess | undefined;
@@ -49,14 +47,7 @@ const rollOutForced = (version: string, stageMinutes: string, reason: string) =>
   ]);
 
 /** Publishes a candidate of legal made from its real build, changed by `change`; resolves with its version. */
-async function candidate(change: (dist: string) => void) {
-  const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
-  cpSync(legalDist, dist, { recursive: true });
-  change(dist);
-  const printed = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
-  rmSync(dist, { recursive: true, force: true });
-  return /published (\S+) as a candidate/.exec(printed)![1]!;
-}
+const candidate = (change: (dist: string) => void) => publishChanged('legal', env, change);
 
 const rolloutsFile = () => join(deployDir, 'remotes.rollouts.json');
 /** The rollout of legal under way, as the site servers read it; undefined when none. */

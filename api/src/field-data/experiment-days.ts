@@ -1,6 +1,7 @@
 import { pageRoutes, routeGoals } from '@gift/content';
 import type { GoalName } from '@gift/contracts/field-data';
 import type { Db } from '../db/database.ts';
+import type { FieldGoalDayTable } from '../db/schema.ts';
 import { defaultExperimentSettings, judgeExperiment, type NetworkConversions } from '../judge/experiment.ts';
 import { dayOf } from './networks.ts';
 import { fieldDataRetention, fieldData } from './repository.ts';
@@ -87,14 +88,7 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
         .where('received_at', '>=', since.toISOString())
         .where('received_at', '<', until.toISOString())
         .execute();
-      const rows: {
-        remote: string;
-        version: string;
-        goal: string;
-        network: string;
-        views: number;
-        conversions: number;
-      }[] = [];
+      const rows: Omit<FieldGoalDayTable, 'day'>[] = [];
       for (const { remote, version } of versions) {
         for (const goal of remoteGoals(remote)) {
           const figures = await data.countedFigures({ remote, version, since, until, maxPerNetwork, goal });
