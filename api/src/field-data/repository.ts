@@ -212,6 +212,14 @@ interface Entry {
 
 /** How many rows a batch reads: small enough that no query holds the event loop for long. */
 const batchRows = 500;
+/**
+ * How many rows a roll-up (`rawRows`) and a look (`lookRows`: ticketed rows, narrower) read a batch. SQLite answers
+ * within the calling task (better-sqlite3 is synchronous), and an answer of the same process crosses several turns of
+ * the event loop, each of which may wait for a batch: a quarter of PostgreSQL's there (whose queries leave the loop
+ * free). Measured with `pnpm test:looks` and `pnpm bench:field-data` (docs/operations.md).
+ */
+const rawRows = (db: Db) => (isPostgresDb(db) ? batchRows : batchRows / 4);
+const lookRows = (db: Db) => (isPostgresDb(db) ? batchRows * 2 : batchRows / 2);
 /** Lets other work (requests, health checks) run between two batches. */
 const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
 /** Distinct error messages kept per remote, version and hour; the rest are counted as one. */
@@ -272,9 +280,9 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
 
   /** The next batch of a raw table's rows of `filter` after row `afterId`, in id order. */
   const views = (filter: Filter, afterId: number) =>
-    db.selectFrom('field_views').selectAll().where(within(filter, afterId)).orderBy('id').limit(batchRows).execute();
+    db.selectFrom('field_views').selectAll().where(within(filter, afterId)).orderBy('id').limit(rawRows(db)).execute();
   const errors = (filter: Filter, afterId: number) =>
-    db.selectFrom('field_errors').selectAll().where(within(filter, afterId)).orderBy('id').limit(batchRows).execute();
+    db.selectFrom('field_errors').selectAll().where(within(filter, afterId)).orderBy('id').limit(rawRows(db)).execute();
 
   /** Every row `batch` reads for `filter`, handed to `visit` a batch at a time, other work let in between. */
   async function inBatches<Row extends { id: number }>(
@@ -285,7 +293,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
     for (let last = 0; ;) {
       const rows = await batch(filter, last);
       for (const row of rows) visit(row);
-      if (rows.length < batchRows) return;
+      if (rows.length < rawRows(db)) return;
       last = Number(rows.at(-1)!.id);
       await yieldToOthers();
     }
@@ -499,9 +507,9 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
      * What a release decision may count of one version since `since` (before `until`, on `routes` when given): the views
      * the site vouched for, a valid ticket each, each ticket one view (its first counting beacon), at most
      * `maxPerNetwork` views per network and hour, first come first counted; a view erred when any beacon of it carried
-     * an error. Reads the ticketed rows alone (an index of their own), 1,000 at a time with other work let in between, so
-     * that a look costs what the ticketed views cost, never the unticketed flood beside them, and holds no request for
-     * longer than a batch. With `reports`, every report received is counted too (a scan of the window's rows: for the
+     * an error. Reads the ticketed rows alone (an index of their own), a slice at a time (`lookRows`) with other work
+     * let in between, so that a look costs what the ticketed views cost, never the unticketed flood beside them, and
+     * holds no request for longer than a slice. With `reports`, every report received is counted too (a scan of the window's rows: for the
      * commands).
      */
     async countedFigures({
@@ -563,7 +571,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           from field_views v ${ticketedIndex}
           where v.ticket is not null and ${where}
             ${after ? sql`and (v.received_at, v.id) > (${after.at}, ${after.id})` : sql``}
-          order by v.received_at, v.id limit ${batchRows * 2}`.execute(db);
+          order by v.received_at, v.id limit ${lookRows(db)}`.execute(db);
         for (const row of rows) {
           if (row.goal !== null) {
             if (row.goal === goal) converted.add(row.ticket);
@@ -579,7 +587,7 @@ export function fieldData(db: Db, now: () => Date = () => new Date()) {
           if (row.inp !== null) view.inp = Math.max(view.inp ?? 0, Number(row.inp));
           if (row.lcp !== null) view.lcp = Math.max(view.lcp ?? 0, Number(row.lcp));
         }
-        if (rows.length < batchRows * 2) break;
+        if (rows.length < lookRows(db)) break;
         after = { at: rows.at(-1)!.received_at, id: Number(rows.at(-1)!.id) };
         // However many ticketed rows a flood left, a look holds no request for longer than a batch.
         await yieldToOthers();
