@@ -52,8 +52,9 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
         .where('day', 'in', [daysBefore(day, 1), daysBefore(day, 2)])
         .execute(),
     ]);
-    const known = (back: number, hash: string) =>
-      earlier.find((row) => row.day === daysBefore(day, back) && row.hash === hash)?.chain;
+    // By day and hash: a day has as many hashes as networks (tens of thousands), each looked up here.
+    const chains = new Map(earlier.map((row) => [`${row.day}\u0000${row.hash}`, row.chain]));
+    const known = (back: number, hash: string) => chains.get(`${daysBefore(day, back)}\u0000${hash}`);
     const names = new Map<string, string>();
     for (const { network, network_1, network_2 } of hashes) {
       if (!names.has(network)) names.set(network, known(1, network_1) ?? known(2, network_2) ?? network);
