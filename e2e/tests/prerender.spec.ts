@@ -35,11 +35,19 @@ test.describe('prerendered pages', () => {
       );
       expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]* disabled)/);
       // Scripts start once the page has painted, all at once: the shell's entry, and every chunk it and the page
-      // run at start (the remote's entry among them).
-      const start = html.match(/<script data-entry="([^"]+)" data-preload="([^"]+)">/);
+      // run at start (the remote's entry among them); the shared ones among them evaluated first, one per task.
+      const start = html.match(/<script data-entry="([^"]+)" data-first="([^"]+)" data-preload="([^"]+)">/);
       expect(start?.[1]).toMatch(/^\/assets\/[^"]+\.js$/);
-      expect(start?.[2]).toMatch(/\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
-      expect(start?.[2]).toMatch(/\/remotes\/[a-z-]+\/assets\/[^ ]+\.js/);
+      expect(start?.[3]).toMatch(/\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
+      expect(start?.[3]).toMatch(/\/remotes\/[a-z-]+\/assets\/[^ ]+\.js/);
+      const first = start?.[2]?.split(' ') ?? [];
+      expect(first.map((chunk) => chunk.replace(/-[\w-]{8}\.js$/, ''))).toEqual([
+        '/assets/loadShare-eager',
+        '/assets/federation',
+        '/assets/_virtual_mf-localSharedImportMap___mfe_internal__shell__mf_owner__1',
+        '/remoteEntry',
+      ]);
+      expect(first.filter((chunk) => !start![3]!.split(' ').includes(chunk))).toEqual([]);
       expect(html).not.toContain('<script type="module"');
       expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
       expect(html.match(/<title>/g)).toHaveLength(1);
@@ -55,7 +63,7 @@ test.describe('prerendered pages', () => {
   }) => {
     for (const path of ['/', '/privacy', '/delete-account']) {
       const html = await (await request.get(path)).text();
-      const start = html.match(/<script data-entry="([^"]+)" data-preload="([^"]+)">/);
+      const start = html.match(/<script data-entry="([^"]+)" data-first="[^"]+" data-preload="([^"]+)">/);
       const listed = new Set([start?.[1], ...(start?.[2] ?? '').split(' ')]);
       const manifest = JSON.parse(
         html.match(/<script type="application\/json" id="remotes-manifest"[^>]*>([^<]+)</)![1]!,

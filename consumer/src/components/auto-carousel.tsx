@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import Slider, { type Settings } from 'react-slick';
 import { usePrefersReducedMotion } from '@gift/ui';
 import styles from './auto-carousel.module.css';
@@ -52,8 +52,18 @@ interface AutoCarouselProps {
   children: ReactNode;
 }
 
-/** A react-slick carousel that moves by itself while `playing`. */
-export function AutoCarousel({ label, settings, playing, className, layout, children }: AutoCarouselProps) {
+/**
+ * A react-slick carousel that moves by itself while `playing`. Memoised: the page around it re-renders as it hydrates,
+ * and the slider (every slide and its clones) need not with it.
+ */
+export const AutoCarousel = memo(function AutoCarousel({
+  label,
+  settings,
+  playing,
+  className,
+  layout,
+  children,
+}: AutoCarouselProps) {
   const responsive = useResponsiveSettings(settings);
   const slider = useRef<Slider>(null);
 
@@ -66,7 +76,11 @@ export function AutoCarousel({ label, settings, playing, className, layout, chil
   // renders with that screen's settings (as it mounts or updates, in the same task, before the browser paints), and
   // this mark comes with it: until then the layout is carousel-layout.ts's.
   const [laidOutFor, setLaidOutFor] = useState<number | null>();
-  const laidOutNow = () => setLaidOutFor(responsive.breakpoint);
+  // Where the server laid it out for this screen there is nothing to mark, and no render to cause in the commit that
+  // mounts it (issue 60).
+  const laidOutNow = () => {
+    if (responsive.breakpoint !== responsive.serverBreakpoint) setLaidOutFor(responsive.breakpoint);
+  };
   const laidOut = laidOutFor === responsive.breakpoint && responsive.breakpoint !== responsive.serverBreakpoint;
   return (
     <div
@@ -92,4 +106,4 @@ export function AutoCarousel({ label, settings, playing, className, layout, chil
       </Slider>
     </div>
   );
-}
+});

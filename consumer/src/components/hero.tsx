@@ -1,5 +1,6 @@
 import { site } from '@gift/content';
 import { StoreButtons, useHydrated } from '@gift/ui';
+import { useDeferredValue, useMemo } from 'react';
 import { preload } from 'react-dom';
 import { landing } from '../content/landing.content.ts';
 import { AutoCarousel, useAutoplay } from './auto-carousel.tsx';
@@ -26,16 +27,64 @@ const startSlides = new Set(
 );
 
 /**
+ * The screens of the app going by. A component of its own: the render that hydration causes (its stand-ins going)
+ * is this one's alone, not the whole hero's.
+ */
+function Gallery({ playing }: { playing: boolean }) {
+  const { imageSlides, imageAlt } = landing;
+  // Once hydrated the slivers' stand-ins go, in a render of their own that yields to input: not in the commit of
+  // hydration, where the carousel's first layout already is (issue 60).
+  const hydrated = useDeferredValue(useHydrated());
+  const slides = useMemo(
+    () =>
+      imageSlides.map((slide, index) => {
+        const first = index === 0;
+        const startsOn = startSlides.has(index);
+        return (
+          <div key={slide.id} className={styles.slide}>
+            <picture>
+              {!first && !hydrated && <source media={phoneBeforeScripts} srcSet={nothing} />}
+              <img
+                src={slide.src}
+                alt={imageAlt}
+                width={slide.width}
+                height={slide.height}
+                // The first slide is the page's largest paint: fetched first, and painted in the same frame as the
+                // text around it rather than in a later one. The one a screen starts on, at once too (where it is
+                // not the phone's); the others as they come into view: on a wider screen, those beside it at once.
+                loading={startsOn ? undefined : 'lazy'}
+                decoding={first ? 'sync' : 'async'}
+                fetchPriority={first ? 'high' : undefined}
+              />
+            </picture>
+          </div>
+        );
+      }),
+    [imageSlides, imageAlt, hydrated],
+  );
+  return (
+    <AutoCarousel
+      label="app screens"
+      settings={imageCarouselSettings}
+      playing={playing}
+      className={styles.gallery}
+      layout={heroCarouselLayout}
+    >
+      {slides}
+    </AutoCarousel>
+  );
+}
+
+/**
  * The hero: a title whose second line changes, the app stores, and screens of the app going by. One control pauses
  * both moving parts, after them, where a visitor who wants them still looks.
  */
 export function Hero() {
-  const { hero, imageSlides, imageAlt } = landing;
+  const { hero, imageSlides } = landing;
   // The page's largest paint, asked for from the document's first bytes (the server puts this in its head): painted
   // with the text around it, not after it, on a fast line too.
   preload(imageSlides[0]!.src, { as: 'image', fetchPriority: 'high' });
   const { playing, control } = useAutoplay('taglines and app screens');
-  const hydrated = useHydrated();
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
       <div className={styles.inner}>
@@ -49,37 +98,7 @@ export function Hero() {
           <StoreButtons links={site.consumerApp} centered />
         </div>
       </div>
-      <AutoCarousel
-        label="app screens"
-        settings={imageCarouselSettings}
-        playing={playing}
-        className={styles.gallery}
-        layout={heroCarouselLayout}
-      >
-        {imageSlides.map((slide, index) => {
-          const first = index === 0;
-          const startsOn = startSlides.has(index);
-          return (
-            <div key={slide.id} className={styles.slide}>
-              <picture>
-                {!first && !hydrated && <source media={phoneBeforeScripts} srcSet={nothing} />}
-                <img
-                  src={slide.src}
-                  alt={imageAlt}
-                  width={slide.width}
-                  height={slide.height}
-                  // The first slide is the page's largest paint: fetched first, and painted in the same frame as the
-                  // text around it rather than in a later one. The one a screen starts on, at once too (where it is
-                  // not the phone's); the others as they come into view: on a wider screen, those beside it at once.
-                  loading={startsOn ? undefined : 'lazy'}
-                  decoding={first ? 'sync' : 'async'}
-                  fetchPriority={first ? 'high' : undefined}
-                />
-              </picture>
-            </div>
-          );
-        })}
-      </AutoCarousel>
+      <Gallery playing={playing} />
       {control(styles.galleryControl)}
     </section>
   );

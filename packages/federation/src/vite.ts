@@ -210,6 +210,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
       build: {
         ...(releaseOutDir ? { outDir: releaseOutDir, emptyOutDir: true } : {}),
         target: 'es2022',
+        minify: process.env.NO_MINIFY ? false : undefined,
         cssCodeSplit: true,
         assetsInlineLimit: 0,
         // Only what the shell loads: the remote entry and the exposed pages. The standalone page is for the dev
@@ -272,6 +273,7 @@ export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: Plu
     // preloads them itself but Safari before 17 and Firefox before 115, which load the same chunks a little later.
     build: {
       target: 'es2022',
+      minify: process.env.NO_MINIFY ? false : undefined,
       manifest: true,
       modulePreload: { polyfill: false },
       rolldownOptions: { output: startupChunk },

@@ -26,14 +26,20 @@ export const earlyScriptTag = `<script>${earlyScript}</script>`;
  * them off the first paint's critical path (the page is whole and usable without them); waiting for `load` as well
  * would leave the page unhydrated while its images arrive. A hidden tab, which does not paint, starts them anyway.
  * The links go in as one fragment: one by one, each insertion cost the main thread a few milliseconds on a phone.
+ *
+ * `data-first` names the shared chunks (React, the federation runtime) that the entry's first import would otherwise
+ * evaluate all in one task, with the federation runtime's start: each is evaluated in a task of its own, in order,
+ * and the entry after them, so that a tap between two is answered (issue 60). One that fails is passed over: the
+ * entry then imports it and says why.
  */
 export const startScript =
   'var s=document.currentScript,d=s.dataset,go=function(){if(go.done)return;go.done=1;' +
   "var f=document.createDocumentFragment(),g=(d.integrity||'').split(' ');" +
   "d.preload.split(' ').forEach(function(h,i){if(!h)return;" +
   "var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;" +
-  "if(g[i]&&g[i]!='-')l.integrity=g[i];f.appendChild(l)});" +
-  "var m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=d.entry;f.appendChild(m);" +
-  'document.head.appendChild(f)};requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,3000)';
+  "if(g[i]&&g[i]!='-')l.integrity=g[i];f.appendChild(l)});document.head.appendChild(f);" +
+  "var q=(d.first||'').split(' '),next=function(){var h=q.shift();if(h)return import(h).then(later,later);" +
+  "var m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=d.entry;document.head.appendChild(m)}," +
+  'later=function(){setTimeout(next,0)};next()};requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,3000)';
 
 export const startScriptSource = inlineScriptSource(startScript);

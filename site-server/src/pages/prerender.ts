@@ -172,6 +172,23 @@ export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>):
 }
 
 /**
+ * The shell's chunks that the start script evaluates one per task before the entry (issue 60), in the order the
+ * entry would: React and the other shared libraries (the federation plugin's `loadShare-eager` chunk), the
+ * federation runtime, the map of shared modules (whose evaluation runs react-dom's), the shell's federation entry
+ * (whose start the entry then calls). Evaluated by the entry's first import, all four and the runtime's start took
+ * one task of 200-450 ms on the phone profile.
+ */
+export function evaluatedFirst(shellChunks: string[]): string[] {
+  const order = [
+    /\/loadShare-eager-[^/]*\.js$/,
+    /\/assets\/federation-[^/]*\.js$/,
+    /\/_virtual_mf-localSharedImportMap[^/]*\.js$/,
+    /^\/remoteEntry-[^/]*\.js$/,
+  ];
+  return order.flatMap((pattern) => shellChunks.filter((chunk) => pattern.test(chunk)));
+}
+
+/**
  * Renders pages of the composed site to HTML documents: the shell's routes from its server build, each page from
  * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head names
  * every script the page runs at start (the shell's, the remote's entry, the page's chunks) to the start script,
@@ -192,6 +209,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       ViteManifestChunk
     >,
   );
+  const shellFirst = evaluatedFirst(shellChunks);
   const lean = template
     .replace(/<script type="module" crossorigin src="[^"]+"><\/script>\s*/, '')
     .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '')
@@ -214,9 +232,9 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       .join('');
     const scripts = [...new Set([...shellChunks, ...preloads])];
     const integrities = scripts.map((url) => integrity[url] ?? '-');
-    const start = `<script data-entry="${escapeAttribute(shellEntry)}" data-preload="${escapeAttribute(
-      scripts.join(' '),
-    )}"${
+    const start = `<script data-entry="${escapeAttribute(shellEntry)}" data-first="${escapeAttribute(
+      shellFirst.join(' '),
+    )}" data-preload="${escapeAttribute(scripts.join(' '))}"${
       integrities.some((value) => value !== '-') ? ` data-integrity="${escapeAttribute(integrities.join(' '))}"` : ''
     }>${startScript}</script>`;
     // What the page preloads (React writes it before its markup) goes first in the head, before the styles: the
