@@ -7,7 +7,8 @@
  * the route follows a run of the React floor (react-floor: an h1 and a button rendered on the server and
  * hydrated, built by the same Vite, served with the same server settings), and the route's figures are printed with
  * the floor's and the difference: TBT at most the floor's + 50 ms, Performance 100 where the floor has 100, CLS
- * under 0.01 are the goals, printed while unmet.
+ * under 0.01 are the goals, printed while unmet. Issue 60's budget: every route's TBT at most the floor's + 100 ms
+ * (`tbtOverFloorMs`), printed in a table of its own; Performance at least 95 everywhere.
  *
  * Total Blocking Time and the Performance score (which weighs TBT most) are judged on the best of the runs, not the
  * median: on this shared two-core host the same build's TBT median swings from 70 to 300 ms between checks, as
@@ -33,7 +34,7 @@ const runs = Number(process.env.RUNS ?? 3);
 const withFloor = process.env.FLOOR === '1';
 const floorRuns = Number(process.env.FLOOR_RUNS ?? runs);
 const only = process.env.ROUTES?.split(',');
-const timingFigures = ['Performance (best run)', 'LCP ms', 'TBT ms (best run)'];
+const timingFigures = ['Performance (best run)', 'LCP ms', 'TBT ms (best run)', 'TBT ms over the floor'];
 const isTiming = (miss: string) => timingFigures.some((name) => miss.includes(` ${name} `));
 
 /**
@@ -48,12 +49,6 @@ export const budgets = {
   bestPractices: { min: 100, margin: 0 },
   seo: { min: 100, margin: 0 },
   lcpMs: { max: 1200, margin: 300, goal: 1200 },
-  /**
-   * Of the best run. The margin is wide because the shell hydrates only after the first paint (so that the first
-   * slide on `/` paints with the text, not after the scripts): Lighthouse now counts all of hydration as blocking
-   * time, as a phone does, where the scripts always arrive after the first paint (30-120 ms here off `/`).
-   */
-  tbtMs: { max: 50, margin: 100, goal: 50 },
   cls: { max: 0.01, margin: 0.02, goal: 0.01 },
   /**
    * Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing, beside the 3 KiB that field
@@ -63,18 +58,22 @@ export const budgets = {
 };
 
 /**
- * `/` is where issue 15's targets are not reached: its hydration and first seconds block the main thread for
- * 80-270 ms (best of three runs) on this host, against 0-60 elsewhere. And in one or two runs of ten its largest
- * paint (the first slide) lands a frame after the text, behind the scripts, and Lighthouse's simulation then
- * carries their CPU time: LCP 0.91-1.05 s in most runs, 2.3 s in those (18 runs, 2026-11-23). Holding the scripts
- * until the slide had painted made every run 0.9-1.1 s but cost the phone profile 0.4-0.6 s of unhydrated page
- * (tried and measured; not kept). These keep `/` from getting worse.
+ * `/` is where issue 15's targets are not reached: in one or two runs of ten its largest paint (the first slide) lands
+ * a frame after the text, behind the scripts, and Lighthouse's simulation then carries their CPU time: LCP 0.91-1.05 s
+ * in most runs, 2.3 s in those (18 runs, 2026-11-23). Issue 60: Performance at least 95 on every route.
  */
 const homeBudgets = {
-  performance: { min: 92, margin: 2, goal: 99 },
-  tbtMs: { max: 250, margin: 100, goal: 50 },
+  performance: { min: 95, margin: 0, goal: 99 },
   lcpMs: { max: 1200, margin: 900, goal: 1200 },
 };
+
+/**
+ * Issue 60: the main thread stays free on a slow phone. Each route's Total Blocking Time (its best run) at most the
+ * React floor's (its best run, in the same run of this script) plus this: the floor's runs beside the route where it
+ * is measured beside it (FLOOR_ROUTES), all of the floor's runs elsewhere. A ratio to the floor rather than a figure,
+ * so that a slow host neither excuses a route nor fails one that costs what React itself costs there.
+ */
+export const tbtOverFloorMs = 100;
 
 const budgetsFor = (path: string) => (path === '/' ? { ...budgets, ...homeBudgets } : budgets);
 
@@ -183,7 +182,6 @@ function goalsUnmet(path: string, f: Figures): string[] {
   const checks: [string, number, Budget][] = [
     ['Performance (best run)', f.bestPerformance, budgets.performance],
     ['LCP ms', f.lcpMs, budgets.lcpMs],
-    ['TBT ms (best run)', f.leastTbtMs, budgets.tbtMs],
     ['CLS', f.cls, budgets.cls],
     ...(path === '/' ? [['JS KiB', f.scriptKiB, budgets.homeScriptKiB] as [string, number, Budget]] : []),
   ];
@@ -215,7 +213,6 @@ function allMisses(path: string, f: Figures): string[] {
   atLeast('Best Practices', f.bestPractices, budgets.bestPractices);
   atLeast('SEO', f.seo, budgets.seo);
   atMost('LCP ms', f.lcpMs, budgets.lcpMs);
-  atMost('TBT ms (best run)', f.leastTbtMs, budgets.tbtMs);
   atMost('CLS', f.cls, budgets.cls);
   if (path === '/') atMost('JS KiB', f.scriptKiB, budgets.homeScriptKiB);
   return found;
@@ -330,10 +327,25 @@ async function main() {
       }
       return all;
     };
+    /** The floor's runs a route is judged against: those beside it, or all of them (issue 60). */
+    const floorFor = (path: string) => floorPooled.get(path) ?? [...floorPooled.values()].flat();
+    const tbtOverFloor = (path: string, result: Figures): string[] => {
+      const floorRuns = floorFor(path);
+      if (!floorRuns.length) return [];
+      const over = result.leastTbtMs - medianFigures(floorRuns).leastTbtMs;
+      return over > tbtOverFloorMs
+        ? [`${path} TBT ms over the floor ${Math.round(over)} > ${tbtOverFloorMs} (best run each)`]
+        : [];
+    };
+    const missesOf = (path: string, result: Figures) => [
+      ...misses(path, result),
+      ...(timingReportOnly ? [] : tbtOverFloor(path, result)),
+    ];
+    const tbtTable: string[] = [];
     for (const path of routes) {
       const pooled = await measureRoute(path);
       let result = medianFigures(pooled);
-      let missed = misses(path, result);
+      let missed = missesOf(path, result);
       // A median can still catch a noisy moment on a shared machine (LCP jumps by 600 ms about once in 20
       // medians here): a route that misses is measured again, twice at most, and fails if it keeps missing. The
       // new runs join the earlier ones, so each verdict rests on more runs (3, 6, 9) rather than on the last three.
@@ -341,10 +353,14 @@ async function main() {
         console.log(`| ${`${path} (missed, measuring again)`.padEnd(36)} | ${missed.join('; ')} |`);
         pooled.push(...(await measureRoute(path)));
         result = medianFigures(pooled);
-        missed = misses(path, result);
+        missed = missesOf(path, result);
       }
       console.log(row(path, result));
-      if (timingReportOnly) timingOver.push(...allMisses(path, result).filter(isTiming));
+      if (timingReportOnly) timingOver.push(...allMisses(path, result).filter(isTiming), ...tbtOverFloor(path, result));
+      const floorTbt = floorFor(path).length ? medianFigures(floorFor(path)).leastTbtMs : Number.NaN;
+      tbtTable.push(
+        `| ${path.padEnd(23)} | ${String(Math.round(result.leastTbtMs)).padStart(8)} | ${String(Math.round(floorTbt)).padStart(8)} | ${`+${Math.round(result.leastTbtMs - floorTbt)}`.padStart(10)} | ${String(result.bestPerformance).padStart(11)} | ${floorPooled.has(path) ? 'beside it' : 'all runs'} |`,
+      );
       goals.push(...goalsUnmet(path, result));
       failures.push(...missed);
       const reactFloorRuns = floorPooled.get(path);
@@ -372,6 +388,12 @@ async function main() {
         );
       }
     }
+    console.log(
+      `\nTotal Blocking Time against the React floor (issue 60: at most +${tbtOverFloorMs} ms; Lighthouse mobile, best of ${runs} runs each)`,
+    );
+    console.log("| route                   | TBT (ms) | floor's | difference | Performance | floor runs |");
+    console.log('| ----------------------- | -------- | ------- | ---------- | ----------- | ---------- |');
+    console.log(tbtTable.join('\n'));
     if (!only || only.includes('/')) {
       const missed = await desktopLargestPaint(chrome.port);
       (timingReportOnly ? timingOver : failures).push(...missed);
@@ -386,7 +408,7 @@ async function main() {
     .map(([name, budget]) => `${name} ${'min' in budget ? `>= ${budget.min}` : `<= ${budget.max}`} (±${budget.margin})`)
     .join(', ');
   console.log(
-    `\nBudgets (noise margin): ${margins}; on /: Performance >= 92 (±2), TBT <= 250 (±100), LCP <= 1200 (±900)`,
+    `\nBudgets (noise margin): ${margins}; on /: Performance >= 95, LCP <= 1200 (±900); every route: TBT (best run) <= the React floor's + ${tbtOverFloorMs} ms`,
   );
   if (goals.length)
     console.log(`\nGoals not met yet (issues 15 and 27):\n${goals.map((line) => `- ${line}`).join('\n')}`);

@@ -29,17 +29,20 @@ export const earlyScriptTag = `<script>${earlyScript}</script>`;
  *
  * `data-first` names the shared chunks (React, the federation runtime) that the entry's first import would otherwise
  * evaluate all in one task, with the federation runtime's start: each is evaluated in a task of its own, in order,
- * and the entry after them, so that a tap between two is answered (issue 60). One that fails is passed over: the
+ * and the entry after them, so that a tap between two is answered (issue 60). Between two, `scheduler.yield()` where
+ * the browser has it: input goes first, and the page's other tasks (images, timers) do not get ahead of hydration;
+ * a timer elsewhere. One that fails is passed over: the
  * entry then imports it and says why.
  */
 export const startScript =
   'var s=document.currentScript,d=s.dataset,go=function(){if(go.done)return;go.done=1;' +
   "var f=document.createDocumentFragment(),g=(d.integrity||'').split(' ');" +
-  "d.preload.split(' ').forEach(function(h,i){if(!h)return;" +
+  "(d.entry+' '+d.preload).split(' ').forEach(function(h,i){if(!h)return;" +
   "var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;" +
-  "if(g[i]&&g[i]!='-')l.integrity=g[i];f.appendChild(l)});document.head.appendChild(f);" +
+  "if(g[i-1]&&g[i-1]!='-')l.integrity=g[i-1];f.appendChild(l)});document.head.appendChild(f);" +
   "var q=(d.first||'').split(' '),next=function(){var h=q.shift();if(h)return import(h).then(later,later);" +
   "var m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=d.entry;document.head.appendChild(m)}," +
-  'later=function(){setTimeout(next,0)};next()};requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,3000)';
+  'later=function(){var y=window.scheduler&&scheduler.yield;y?scheduler.yield().then(next):setTimeout(next,0)};next()};' +
+  'requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,3000)';
 
 export const startScriptSource = inlineScriptSource(startScript);
