@@ -31,7 +31,7 @@ export function useAutoplay(what: string) {
         checked={!playing}
         onChange={(event) => setChoice(event.target.checked)}
       />
-      <span aria-hidden="true">❚❚</span>
+      <span className={styles.icon} aria-hidden="true" />
       Pause<span className="visually-hidden"> {what}</span>
     </label>
   );
