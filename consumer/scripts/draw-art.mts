@@ -1,8 +1,8 @@
 /**
  * Draws the landing page's art: the slider's app screens and the illustrations of the rows, in one style (the brand
  * palette, rounded cards, the brand font). An SVG shown as an image cannot load the page's fonts, so the text is drawn
- * as Inter's own outlines: each glyph once per file, placed where it is used. Run `pnpm --filter consumer draw-art`
- * after changing a screen; the SVGs it writes are committed.
+ * as Inter's own outlines, a path per line of text. Run `pnpm --filter consumer draw-art` after changing a screen;
+ * the SVGs it writes are committed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,14 +46,14 @@ const fonts = new Map<Weight, hb.Font>(
   }),
 );
 
-/** The glyphs one drawing uses, each defined once (in em units, y up) and placed with <use>. */
+/**
+ * A line of text as one path, in font units (1/200 em, y up) under one transform: its glyphs' outlines placed by
+ * HarfBuzz's advances, which are whole units too. One element per line, not one per glyph: an SVG shown as an image
+ * is laid out and painted on the page's main thread, and a <use> per glyph (a screen had 150) cost a phone tens of
+ * milliseconds a screen (issue 60). Each glyph starts with an absolute move and goes on in relative steps, so a glyph
+ * drawn twice is the same text twice, which compression takes almost for free.
+ */
 class Glyphs {
-  private readonly defined = new Map<string, string>();
-
-  defs(): string {
-    return [...this.defined.values()].join('');
-  }
-
   /** A line of text whose baseline starts at (x, y); `anchor` middle or end measures it first. */
   text(
     value: string,
@@ -69,26 +69,50 @@ class Glyphs {
     const glyphs = buffer.getGlyphInfosAndPositions();
     const scale = size / unitsPerEm;
     const width = glyphs.reduce((sum, glyph) => sum + (glyph.xAdvance ?? 0), 0) * scale;
-    let pen = anchor === 'middle' ? x - width / 2 : anchor === 'end' ? x - width : x;
-    const uses: string[] = [];
+    const start = anchor === 'middle' ? x - width / 2 : anchor === 'end' ? x - width : x;
+    let pen = 0;
+    const outlines: string[] = [];
     for (const glyph of glyphs) {
-      const id = `g${weight}-${glyph.codepoint}`;
-      if (!this.defined.has(id)) {
-        const path = font
-          .glyphToPath(glyph.codepoint)
-          .replace(/-?\d+(\.\d+)?/g, (number) => String(Math.round(Number(number))));
-        if (path) this.defined.set(id, `<path id="${id}" d="${path}"/>`);
-      }
-      if (this.defined.has(id)) {
-        const s = round(scale, 4);
-        uses.push(
-          `<use href="#${id}" transform="translate(${round(pen + (glyph.xOffset ?? 0) * scale)} ${round(y)}) scale(${s} -${s})"/>`,
-        );
-      }
-      pen += (glyph.xAdvance ?? 0) * scale;
+      const outline = placed(font.glyphToPath(glyph.codepoint), pen + (glyph.xOffset ?? 0));
+      if (outline) outlines.push(outline);
+      pen += glyph.xAdvance ?? 0;
     }
-    return `<g fill="${fill}">${uses.join('')}</g>`;
+    if (!outlines.length) return '';
+    const s = round(scale, 4);
+    return `<path fill="${fill}" transform="translate(${round(start, 2)} ${round(y, 2)}) scale(${s} -${s})" d="${outlines.join('')}"/>`;
   }
+}
+
+/**
+ * A glyph's outline (HarfBuzz's absolute M, L, Q, C and Z, in font units rounded to whole ones, as the outlines
+ * always were) moved `x` units along the line: an absolute move to its first point, then every step relative.
+ */
+function placed(outline: string, x: number): string {
+  let out = '';
+  let current: [number, number] | undefined;
+  let start: [number, number] = [0, 0];
+  for (const [, command, numbers] of outline.matchAll(/([MLQCZ])([^MLQCZ]*)/g)) {
+    if (command === 'Z') {
+      out += 'z';
+      current = start;
+      continue;
+    }
+    const values = (numbers!.match(/-?\d+(\.\d+)?/g) ?? []).map((number) => Math.round(Number(number)));
+    if ((command === 'M' || command === 'L') && values.length !== 2)
+      throw new Error(`${command} with ${values.length / 2} points`);
+    const points: [number, number][] = [];
+    for (let index = 0; index < values.length; index += 2) points.push([values[index]!, values[index + 1]!]);
+    if (!current) {
+      out += `M${x + points[0]![0]} ${points[0]![1]}`;
+      start = current = points[0]!;
+      continue;
+    }
+    const from = current;
+    out += `${command.toLowerCase()}${points.map(([px, py]) => `${px - from[0]} ${py - from[1]}`).join(' ')}`;
+    current = points[points.length - 1]!;
+    if (command === 'M') start = current;
+  }
+  return out.replace(/ -/g, '-');
 }
 
 interface TextStyle {
@@ -141,11 +165,11 @@ function screen(draw: (glyphs: Glyphs) => { eyebrow: string; title: string; body
     rect(28, 478, 244, 48, 24, color.brand),
     glyphs.text(button, 150, 507, { size: 15, weight: 700, fill: color.surface, anchor: 'middle' }),
   ];
-  return svg(300, 560, glyphs, parts.join(''));
+  return svg(300, 560, parts.join(''));
 }
 
-function svg(width: number, height: number, glyphs: Glyphs, body: string) {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${glyphs.defs()}</defs>${body}</svg>\n`;
+function svg(width: number, height: number, body: string) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>\n`;
 }
 
 const card = (x: number, y: number, w: number, h: number, extra = '') =>
@@ -293,7 +317,6 @@ function scene(tint: string, shade: string, body: (glyphs: Glyphs) => string) {
   return svg(
     560,
     420,
-    glyphs,
     `${rect(0, 0, 560, 420, 32, tint)}${circle(460, 80, 120, shade, ' opacity=".12"')}${circle(90, 360, 90, shade, ' opacity=".1"')}${content}`,
   );
 }
