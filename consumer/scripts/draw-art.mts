@@ -91,13 +91,13 @@ function placed(outline: string, x: number): string {
   let out = '';
   let current: [number, number] | undefined;
   let start: [number, number] = [0, 0];
-  for (const [, command, numbers] of outline.matchAll(/([MLQCZ])([^MLQCZ]*)/g)) {
+  for (const [, command = '', numbers = ''] of outline.matchAll(/([MLQCZ])([^MLQCZ]*)/g)) {
     if (command === 'Z') {
       out += 'z';
       current = start;
       continue;
     }
-    const values = (numbers!.match(/-?\d+(\.\d+)?/g) ?? []).map((number) => Math.round(Number(number)));
+    const values = (numbers.match(/-?\d+(\.\d+)?/g) ?? []).map((number) => Math.round(Number(number)));
     if ((command === 'M' || command === 'L') && values.length !== 2)
       throw new Error(`${command} with ${values.length / 2} points`);
     const points: [number, number][] = [];
