@@ -50,7 +50,9 @@ export const budgets = {
   siteFrameMs: { goal: 50 },
   // Field data (issue 26) loads its one script after hydration, so it is not counted here.
   homeScriptRequests: { max: 17, margin: 0, goal: 12 },
-  homeScriptKiB: { max: 136, margin: 0, goal: 100 },
+  // 136 before V8's compile hints (packages/federation/src/vite.ts): their comment opens six of `/`'s chunks, 0.17 KiB
+  // compressed, for hydration 8-22% sooner on the phone profile (issue 60).
+  homeScriptKiB: { max: 136.5, margin: 0, goal: 100 },
   /**
    * Issue 46: what `/` puts on the line before it hydrates, every kind (the page, its styles, scripts, fonts, images),
    * compressed as sent (233 KiB before it).
