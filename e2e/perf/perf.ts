@@ -52,9 +52,9 @@ export const budgets = {
   cls: { max: 0.01, margin: 0.02, goal: 0.01 },
   /**
    * Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing, beside the 3 KiB that field
-   * data (issue 26) may add.
+   * data (issue 26) may add, and the 0.17 KiB of V8's compile hints (issue 60: `packages/federation/src/vite.ts`).
    */
-  homeScriptKiB: { max: 138, margin: 0, goal: 120 },
+  homeScriptKiB: { max: 138.5, margin: 0, goal: 120 },
 };
 
 /**
