@@ -75,3 +75,21 @@ for (const path of examplePagePaths) {
     await page.context().close();
   });
 }
+
+const typedText = firstPaintControls.find((control) => control.name === 'deletion form: typed text kept')!;
+
+test("deletion form: what was typed stays when the remote's code never arrives (the shell keeps the server's page)", async ({
+  page,
+}) => {
+  // The account remote's scripts never come: the shell gives up after its two tries (about 20 s). Rendering its
+  // unavailable state over the page would wipe the form; the server's page stays, and posts natively.
+  await page.route(remoteScript, () => {
+    /* never answers */
+  });
+  const run = marker();
+  await page.goto(baseURL + typedText.path, { waitUntil: 'commit' });
+  await typedText.act(page, run);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'kept', undefined, { timeout: 40_000 });
+  await expect(page.getByText('This part of the site is unavailable')).toHaveCount(0);
+  await typedText.answered(page, run, false);
+});

@@ -1,58 +1,93 @@
+import type { Page } from '@playwright/test';
 import { changeManifest, expect, expectShellAround, test } from './support.ts';
 
-test('a remote whose files are unreachable breaks only its own routes, and retry recovers it', async ({
+/** The shell's log line when a remote cannot be loaded (remotes.ts). */
+const couldNotLoad = (errors: string[], remote: string) =>
+  errors.filter((text) => text.includes(`[shell] The ${remote} remote could not be loaded`)).length;
+
+/** The server's page stayed as it was sent: its heading, no unavailable state, not hydrated, the shell started. */
+async function keptAsSent(page: Page, heading: string) {
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect(page.getByText('This part of the site is unavailable')).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('kept');
+  await expectShellAround(page);
+}
+
+/** From the not-found page (the shell alone), a client-side visit to `link` in the footer. */
+async function visitFromNotFound(page: Page, link: string) {
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('contentinfo').getByRole('link', { name: link }).click();
+}
+
+test('a remote whose files are unreachable: a first load keeps the server’s page, a client-side visit shows the unavailable state, and retry recovers it', async ({
   page,
   consoleErrors,
 }) => {
   let blocked = true;
   await page.route('**/remotes/legal/**', (route) => (blocked ? route.abort('connectionrefused') : route.fallback()));
 
+  // What the server sent stays readable and usable, as without scripts; the failure is logged once.
   await page.goto('/privacy');
+  await keptAsSent(page, 'Privacy Policy');
+  expect(couldNotLoad(consoleErrors, 'legal')).toBe(1);
+  // Its links work as links: the next page is the server's too.
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+
+  // Where the shell runs, a route of that remote shows the unavailable state inside header and footer.
+  await visitFromNotFound(page, 'Terms & Conditions');
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
   await expect(page.getByRole('banner')).toBeVisible();
   await expectShellAround(page);
-  const failureLogs = consoleErrors.filter((text) => text.includes('[shell] The legal remote could not be loaded'));
-  expect(failureLogs).toHaveLength(1);
-
-  // Other routes keep working: the not-found page and the header's navigation.
-  await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
-  await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
-  await page.goto('/no-such-page');
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-
-  await page.goto('/terms');
-  await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
   blocked = false;
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
 });
 
-test('a remote that never answers times out into the unavailable state', async ({ page }) => {
-  test.setTimeout(60_000);
+test('a remote that never answers: a first load keeps the server’s page, a client-side visit times out into the unavailable state', async ({
+  page,
+  consoleErrors,
+}) => {
+  test.setTimeout(90_000);
   await page.route('**/remotes/legal/remoteEntry.js*', () => {
     /* never answers */
   });
+  // The shell gives up after its two tries (remoteTimeoutMs each, about 20 s) and leaves the page as it was.
   await page.goto('/privacy');
+  expect(couldNotLoad(consoleErrors, 'legal')).toBe(1);
+  await keptAsSent(page, 'Privacy Policy');
+
+  await visitFromNotFound(page, 'Terms & Conditions');
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible({
     timeout: 30_000,
   });
   await expectShellAround(page);
 });
 
-test('a broken manifest leaves the shell working with every remote route unavailable', async ({ page }) => {
+test('a broken manifest: a first load keeps the server’s page, and the shell shows every remote route unavailable', async ({
+  page,
+}) => {
   await changeManifest(page, () => '{ not json');
   await page.goto('/terms');
+  await keptAsSent(page, 'Terms & Conditions');
+  await visitFromNotFound(page, 'Privacy Policy');
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
   await expect(page.getByRole('banner')).toBeVisible();
   await expectShellAround(page);
 });
 
-test('a remote missing from the manifest shows the unavailable state on its routes only', async ({ page }) => {
+test('a remote missing from the manifest: its routes keep the server’s page or show the unavailable state, other pages work', async ({
+  page,
+}) => {
   await changeManifest(page, ({ legal: _removed, ...others }) => others);
   await page.goto('/privacy');
+  await keptAsSent(page, 'Privacy Policy');
+  await visitFromNotFound(page, 'Terms & Conditions');
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
-  await page.goto('/nothing');
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.goto('/vendor');
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('true');
 });
 
 test('host and remotes share one React, router and store: every shared module comes from the shell', async ({

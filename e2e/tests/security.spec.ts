@@ -77,7 +77,7 @@ test.describe('security headers', () => {
   });
 });
 
-test('a remote entry outside the allowed origins is refused, logged, and its routes show the unavailable state', async ({
+test('a remote entry outside the allowed origins is refused and logged: the server’s page is kept, and the shell shows its routes unavailable', async ({
   page,
   consoleErrors,
 }) => {
@@ -85,9 +85,12 @@ test('a remote entry outside the allowed origins is refused, logged, and its rou
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
   await page.goto('/privacy');
-  await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('kept');
   expect(consoleErrors.filter((text) => text.includes('outside the allowed origins'))).toHaveLength(1);
-  expect(requested.filter((url) => url.includes('evil.example'))).toEqual([]);
-  await page.goto('/terms');
+  // Where the shell runs (the not-found page), a client-side visit to the remote's route.
+  await page.goto('/no-such-page');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
   await expect(page.getByRole('heading', { name: 'This part of the site is unavailable' })).toBeVisible();
+  expect(requested.filter((url) => url.includes('evil.example'))).toEqual([]);
 });

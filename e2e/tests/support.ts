@@ -4,13 +4,16 @@ import { expect, test as base, type Page } from '@playwright/test';
  * Waits, after each full page load, until the page is hydrated (or rendered) and answers input; a remote that
  * never answers holds that up for its two timeouts.
  */
+/** The shell has started: the page hydrated or rendered (`true`), or was kept as the server sent it (`kept`). */
 async function untilReady(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined, undefined, {
+    timeout: 30_000,
+  });
 }
 
 /**
  * Console errors a journey did not expect; failures a test provokes on purpose are listed by the test.
- * `page.goto` and `page.reload` also wait for the page to be interactive, as a person waits for it to respond.
+ * `page.goto` and `page.reload` also wait for the shell to have started, as a person waits for the page to respond.
  */
 export const test = base.extend<{ consoleErrors: string[] }>({
   page: async ({ page }, use) => {

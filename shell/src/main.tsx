@@ -1,7 +1,7 @@
 import '@gift/ui/tokens.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { canHydrate } from './app/hydration.ts';
+import { startMode } from './app/hydration.ts';
 import { PageSourceContext, remotePageSource } from './app/page-source.ts';
 import { startFieldData } from './app/field-data.ts';
 import { BrowserSiteRouter } from './app/navigation.tsx';
@@ -24,7 +24,7 @@ if (!container) throw new Error('The page has no #root element');
 const source = remotePageSource();
 // The outcome of a native form post that the server rendered this page with: hydration must see the same.
 const actionData: unknown = container.dataset.actionData ? JSON.parse(container.dataset.actionData) : undefined;
-const hydrate = await canHydrate(container, source);
+const mode = await startMode(container, source);
 const app = (
   <StrictMode>
     <PageSourceContext value={source}>
@@ -34,11 +34,15 @@ const app = (
     </PageSourceContext>
   </StrictMode>
 );
-if (hydrate) {
+if (mode === 'hydrate') {
   // A transition lets React hydrate in slices, so the main thread stays free for input.
   startTransition(() => {
     hydrateRoot(container, app);
   });
-} else {
+} else if (mode === 'render') {
   createRoot(container).render(app);
+} else {
+  // The server's page stays, working as it does without scripts (hydration.ts). Tests and the release checks read
+  // that the shell has started: `true` once a page has hydrated or rendered (root-layout.tsx), `kept` here.
+  document.documentElement.dataset.ready = 'kept';
 }

@@ -219,7 +219,10 @@ async function loadPageOnce(remote: RemoteName, module: string): Promise<PageLoa
       return await importPage(remote, module, ++retrySequence);
     } catch (error) {
       logOnce(remote, () =>
-        console.error(`[shell] The ${remote} remote could not be loaded; its pages show the unavailable state.`, error),
+        console.error(
+          `[shell] The ${remote} remote could not be loaded: a page of it the server sent stays as sent, one opened in the site shows the unavailable state.`,
+          error,
+        ),
       );
       reportProblem(`The ${remote} remote could not be loaded: ${(error as Error)?.message ?? String(error)}`);
       return { ok: false, reason: 'failed' };

@@ -202,15 +202,18 @@ async function visit(
         try {
           const response = await page.goto(`${site}${path}`, { waitUntil: 'load', timeout: 20_000 });
           if (response?.status() !== 200) return `answered ${response?.status() ?? 'nothing'}`;
-          // Hydrated, or rendered afresh in the browser: the signal the end-to-end tests wait for.
-          await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, {
+          // The shell has started: hydrated, or rendered afresh in the browser (`true`, the signal the end-to-end tests
+          // wait for), or kept the server's page because the page's remote did not load (`kept`, with its error).
+          await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined, undefined, {
             timeout: 20_000,
           });
+          const ready = await page.evaluate(() => document.documentElement.dataset.ready);
           await page.locator('main h1').first().waitFor({ timeout: 10_000 });
           // Errors that come once the page runs (a late chunk, an effect) count as much as those at load.
           await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
           counting = false;
           if (errors.length) return errors[0];
+          if (ready !== 'true') return "its remote did not load: the server's page was kept, not hydrated";
           if (await page.locator('[data-remote-unavailable]').count()) {
             return 'shows "This part of the site is unavailable"';
           }
