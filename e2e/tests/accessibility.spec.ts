@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { violations } from '../axe.ts';
 import { exampleShareLink as shareLink, examplePagePaths } from '../example-pages.ts';
-import { expect, test } from './support.ts';
+import { expect, test, visitFromNotFound } from './support.ts';
 
 async function open(page: Page, path: string) {
   await page.goto(path);
@@ -136,8 +136,7 @@ test.describe('axe in every state', () => {
   test('the unavailable-remote fallback', async ({ page }) => {
     await page.route('**/remotes/legal/**', (route) => route.abort());
     // Shown where the shell runs (a first load keeps the server's page): a client-side visit from the 404.
-    await page.goto('/no-such-page');
-    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+    await visitFromNotFound(page, 'Privacy Policy');
     await expect(page.getByRole('button', { name: /try again/i })).toBeVisible({ timeout: 15_000 });
     expect(await violations(page)).toEqual([]);
   });

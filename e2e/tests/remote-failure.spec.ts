@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { changeManifest, expect, expectShellAround, test } from './support.ts';
+import { changeManifest, expect, expectShellAround, test, visitFromNotFound } from './support.ts';
 
 /** The shell's log line when a remote cannot be loaded (remotes.ts). */
 const couldNotLoad = (errors: string[], remote: string) =>
@@ -11,13 +11,6 @@ async function keptAsSent(page: Page, heading: string) {
   await expect(page.getByText('This part of the site is unavailable')).toHaveCount(0);
   expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('kept');
   await expectShellAround(page);
-}
-
-/** From the not-found page (the shell alone), a client-side visit to `link` in the footer. */
-async function visitFromNotFound(page: Page, link: string) {
-  await page.goto('/no-such-page');
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-  await page.getByRole('contentinfo').getByRole('link', { name: link }).click();
 }
 
 test('a remote whose files are unreachable: a first load keeps the server’s page, a client-side visit shows the unavailable state, and retry recovers it', async ({

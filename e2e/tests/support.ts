@@ -1,10 +1,9 @@
 import { expect, test as base, type Page } from '@playwright/test';
 
 /**
- * Waits, after each full page load, until the page is hydrated (or rendered) and answers input; a remote that
- * never answers holds that up for its two timeouts.
+ * Waits, after each full page load, until the shell has started: the page hydrated or rendered and answers input
+ * (`true`), or was kept as the server sent it (`kept`). A remote that never answers holds that up for its two timeouts.
  */
-/** The shell has started: the page hydrated or rendered (`true`), or was kept as the server sent it (`kept`). */
 async function untilReady(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined, undefined, {
     timeout: 30_000,
@@ -42,6 +41,13 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 });
 
 export { expect };
+
+/** From the not-found page (the shell alone, always hydrated), a client-side visit to `link` in the footer. */
+export async function visitFromNotFound(page: Page, link: string) {
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('contentinfo').getByRole('link', { name: link }).click();
+}
 
 export async function expectShellAround(page: Page) {
   await expect(page.getByRole('contentinfo')).toContainText('© 2025');

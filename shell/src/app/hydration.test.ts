@@ -11,10 +11,10 @@ const entry = '/remotes/legal/remoteEntry.js?v=one';
 const loaded: PageLoad = { ok: true, Page: () => null };
 
 /** The #root element as the server sends it: the route it rendered, with which build of its remote. */
-function serverRoot(route: string | undefined, remoteEntry = entry) {
+function serverRoot(route: string | undefined) {
   const root = document.createElement('div');
   if (route) root.dataset.prerenderedRoute = route;
-  root.dataset.remoteEntry = remoteEntry;
+  root.dataset.remoteEntry = entry;
   return root;
 }
 
