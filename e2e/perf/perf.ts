@@ -92,6 +92,9 @@ type Figures = {
   /** The best run's Performance score and TBT, which the budgets judge (see above). */
   bestPerformance: number;
   leastTbtMs: number;
+  /** Lighthouse's rule for TBT applied to the CPU time of the page's tasks (`cpuBlockingMs`), and its best run. */
+  cpuTbtMs: number;
+  leastCpuTbtMs: number;
 };
 
 const routes = examplePagePaths.filter((path) => !only || only.includes(path));
@@ -139,8 +142,45 @@ async function scriptBodyBytes(result: Result): Promise<number> {
   return sizes.reduce((total, size) => total + size, 0);
 }
 
-async function figures(result: Result): Promise<Figures> {
-  const score = (id: string) => Math.round((result.categories[id]?.score ?? 0) * 100);
+/**
+ * Issue 60: the blocking time of the page's own work, as a host with cores to spare would see it. Lighthouse's rule
+ * for TBT (each main-thread task after the first contentful paint counts its time slowed 4x, less 50 ms) applied to
+ * each task's CPU time in the trace Lighthouse recorded, instead of its wall time. On this two-core host the page's
+ * main thread waits for a core during Lighthouse's load: tasks of 15-25 ms that ran 1-5 ms (2026-11-29, `/`: 338-578
+ * ms of Lighthouse TBT, 32-93 by CPU time). A change to the page moves this figure; the host's load moves the other.
+ * The tasks of Lighthouse's own scripts in the page are left out.
+ */
+function cpuBlockingMs(events: TraceEvent[]): number {
+  const paint = events.find((event) => event.name === 'firstContentfulPaint');
+  if (!paint) return Number.NaN;
+  const mainThread = events.find(
+    (event) => event.name === 'thread_name' && event.pid === paint.pid && event.args?.name === 'CrRendererMain',
+  )?.tid;
+  const slices = events.filter((event) => event.pid === paint.pid && event.tid === mainThread && event.ph === 'X');
+  const lighthouseOwn = slices.filter((event) =>
+    /_lighthouse-eval|__puppeteer_evaluation_script__/.test(event.args?.data?.url ?? ''),
+  );
+  return slices
+    .filter((task) => task.name === 'RunTask' && task.ts >= paint.ts)
+    .filter((task) => !lighthouseOwn.some((own) => own.ts >= task.ts && own.ts <= task.ts + (task.dur ?? 0)))
+    .reduce((total, task) => total + Math.max(0, (4 * (task.tdur ?? task.dur ?? 0)) / 1000 - 50), 0);
+}
+
+type TraceEvent = {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { url?: string } };
+};
+
+async function figures(result: Result, trace: TraceEvent[]): Promise<Figures> {
+  // A category the run left out (`measure`: all but the first run of a page) is no figure rather than 0.
+  const score = (id: string) =>
+    result.categories[id] ? Math.round((result.categories[id].score ?? 0) * 100) : Number.NaN;
   const numeric = (id: string) => result.audits[id]?.numericValue ?? Number.NaN;
   const summary = result.audits['resource-summary']?.details as
     { items: { resourceType: string; transferSize: number }[] } | undefined;
@@ -157,11 +197,15 @@ async function figures(result: Result): Promise<Figures> {
     scriptWireKiB: scriptBytes / 1024,
     bestPerformance: score('performance'),
     leastTbtMs: numeric('total-blocking-time'),
+    cpuTbtMs: cpuBlockingMs(trace),
+    leastCpuTbtMs: cpuBlockingMs(trace),
   };
 }
 
+/** The median of the figures there are (a run that left a category out has none for it). */
 const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  if (!sorted.length) return Number.NaN;
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
@@ -171,6 +215,7 @@ function medianFigures(all: Figures[]): Figures {
   const figures = Object.fromEntries(keys.map((key) => [key, median(all.map((one) => one[key]))])) as Figures;
   figures.bestPerformance = Math.max(...all.map((one) => one.performance));
   figures.leastTbtMs = Math.min(...all.map((one) => one.tbtMs));
+  figures.leastCpuTbtMs = Math.min(...all.map((one) => one.cpuTbtMs));
   return figures;
 }
 
@@ -218,10 +263,13 @@ function allMisses(path: string, f: Figures): string[] {
   return found;
 }
 
+/** A score, or `-` where no run measured its category (the React floor's, taken once: `measure`). */
+const scoreCell = (score: number) => (Number.isNaN(score) ? '-' : String(score)).padStart(4);
+
 const row = (label: string, f: Figures) =>
-  `| ${label.padEnd(36)} | ${`${f.performance} (${f.bestPerformance})`.padStart(9)} | ${String(f.accessibility).padStart(4)} | ${String(
+  `| ${label.padEnd(36)} | ${`${f.performance} (${f.bestPerformance})`.padStart(9)} | ${scoreCell(f.accessibility)} | ${scoreCell(
     f.bestPractices,
-  ).padStart(4)} | ${String(f.seo).padStart(4)} | ${Math.round(f.lcpMs).toString().padStart(5)} | ${`${Math.round(
+  )} | ${scoreCell(f.seo)} | ${Math.round(f.lcpMs).toString().padStart(5)} | ${`${Math.round(
     f.tbtMs,
   )} (${Math.round(f.leastTbtMs)})`.padStart(
     10,
@@ -273,7 +321,11 @@ async function desktopLargestPaint(port: number): Promise<string[]> {
   console.log('| --- | ------ | ------ | --------- | ----------- |');
   for (let round = 0; round < 3 && (round === 0 || ratio() > desktopLcpOverFcp); round++) {
     for (let run = 0; run < runs; run++) {
-      const result = await lighthouseRun(url, { port, output: 'json', logLevel: 'error' }, desktopConfig);
+      const result = await lighthouseRun(
+        url,
+        { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+        desktopConfig,
+      );
       const audits = result.lhr.audits;
       const element = (
         audits['largest-contentful-paint-element']?.details as
@@ -310,17 +362,21 @@ async function main() {
   try {
     await waitFor(`http://127.0.0.1:${sitePort}/remotes.json`);
     const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error' };
+    // Accessibility, best practices and SEO read the page as it stands, the same in every run: they are taken from a
+    // page's first run, and its other runs measure performance alone (about 2 s less each: 1.5-2 min of CI's run).
+    const seen = new Set<string>();
     const measure = async (url: string, times = runs) => {
       const all: Figures[] = [];
       for (let run = 0; run < times; run++) {
-        const result = await lighthouseRun(url, flags);
+        const result = await lighthouseRun(url, seen.has(url) ? { ...flags, onlyCategories: ['performance'] } : flags);
+        seen.add(url);
         // LH_JSON=<folder> keeps every report, for digging into a figure.
         if (process.env.LH_JSON) {
           mkdirSync(process.env.LH_JSON, { recursive: true });
           const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}-${run}.json`;
           writeFileSync(join(process.env.LH_JSON, name), JSON.stringify(result.lhr));
         }
-        all.push(await figures(result.lhr));
+        all.push(await figures(result.lhr, result.artifacts.Trace.traceEvents as TraceEvent[]));
       }
       return all;
     };
@@ -375,9 +431,12 @@ async function main() {
       }
       console.log(row(path, result));
       if (timingReportOnly) timingOver.push(...allMisses(path, result).filter(isTiming), ...tbtOverFloor(path, result));
-      const floorTbt = floorFor(path).length ? medianFigures(floorFor(path)).leastTbtMs : Number.NaN;
+      const floorFigures = floorFor(path).length ? medianFigures(floorFor(path)) : undefined;
+      const floorTbt = floorFigures?.leastTbtMs ?? Number.NaN;
+      const floorCpuTbt = floorFigures?.leastCpuTbtMs ?? Number.NaN;
+      const ms = (value: number, width: number) => String(Math.round(value)).padStart(width);
       tbtTable.push(
-        `| ${path.padEnd(23)} | ${String(Math.round(result.leastTbtMs)).padStart(8)} | ${String(Math.round(floorTbt)).padStart(8)} | ${`+${Math.round(result.leastTbtMs - floorTbt)}`.padStart(10)} | ${String(result.bestPerformance).padStart(11)} | ${floorPooled.has(path) ? 'beside it' : 'all runs'} |`,
+        `| ${path.padEnd(23)} | ${ms(result.leastTbtMs, 8)} | ${ms(floorTbt, 8)} | ${`+${Math.round(result.leastTbtMs - floorTbt)}`.padStart(10)} | ${ms(result.leastCpuTbtMs, 11)} | ${ms(floorCpuTbt, 7)} | ${`+${Math.round(result.leastCpuTbtMs - floorCpuTbt)}`.padStart(10)} | ${String(result.bestPerformance).padStart(11)} | ${floorPooled.has(path) ? 'beside it' : 'all runs'} |`,
       );
       goals.push(...goalsUnmet(path, result));
       failures.push(...missed);
@@ -407,10 +466,17 @@ async function main() {
       }
     }
     console.log(
-      `\nTotal Blocking Time against the React floor (issue 60: at most +${tbtOverFloorMs} ms; Lighthouse mobile, best of ${runs} runs each)`,
+      `\nTotal Blocking Time against the React floor (issue 60: at most +${tbtOverFloorMs} ms; Lighthouse mobile, best of ${runs} runs each;`,
     );
-    console.log("| route                   | TBT (ms) | floor's | difference | Performance | floor runs |");
-    console.log('| ----------------------- | -------- | ------- | ---------- | ----------- | ---------- |');
+    console.log(
+      "by CPU time: Lighthouse's rule on each task's CPU time in the same traces, the host's waits left out)",
+    );
+    console.log(
+      "| route                   | TBT (ms) | floor's | difference | by CPU time | floor's | difference | Performance | floor runs |",
+    );
+    console.log(
+      '| ----------------------- | -------- | ------- | ---------- | ----------- | ------- | ---------- | ----------- | ---------- |',
+    );
     console.log(tbtTable.join('\n'));
     if (!only || only.includes('/')) {
       const missed = await desktopLargestPaint(chrome.port);
