@@ -10,6 +10,8 @@ export const dataDir = fileURLToPath(new URL('./.data', import.meta.url));
 /** Journeys across the composed site, served from production builds as `pnpm start` serves them. */
 export default defineConfig({
   testDir: './tests',
+  // Every remote published once for the run; each release journey file copies that deploy folder.
+  globalSetup: './global-setup.ts',
   // Baselines of the screenshot suite, one per name, committed beside the tests (no per-platform copies).
   snapshotPathTemplate: '{testDir}/__screenshots__/{arg}{ext}',
   fullyParallel: true,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,19 +70,20 @@ export function pageChunk(dist: string, page: string) {
 /** The exposed privacy page's own chunk, as the build's federation manifest names it. */
 export const privacyChunk = (dist: string) => pageChunk(dist, 'privacy-page');
 
+/** Where the journeys' global setup published every remote once (`firstDeploymentFolder`), for each file to copy. */
+const sharedDeployment = 'E2E_FIRST_DEPLOYMENT';
+
 /**
- * A deploy folder of a journey's own (so that journey files run side by side) with every remote deployed once, as the
- * first deployment of a site is made: `--prebuilt --force`, nothing live to check against (the checks have journeys
- * of their own), six teams side by side (the manifest is switched under a lock). `extra` joins the commands'
- * environment (a CDN's REMOTES_BASE_URL, a PREVIEW_SECRET).
+ * Every remote deployed once into a new folder, as the first deployment of a site is made: `--prebuilt --force`,
+ * nothing live to check against (the checks have journeys of their own), six teams side by side (the manifest is
+ * switched under a lock). Made once per run by the journeys' global setup (global-setup.ts).
  */
-export async function firstDeployment(name: string, extra: NodeJS.ProcessEnv = {}) {
+export async function deployEveryRemote(name: string) {
   const deployDir = mkdtempSync(join(tmpdir(), `${name}-`));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     REMOTES_DIR: join(deployDir, 'remotes'),
     REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
-    ...extra,
   };
   await Promise.all(
     Object.values(remotes).map(async ({ folder }) => {
@@ -91,6 +92,32 @@ export async function firstDeployment(name: string, extra: NodeJS.ProcessEnv = {
       if (code !== 0) throw new Error(`${args.join(' ')}: ${printed}`);
     }),
   );
+  process.env[sharedDeployment] = deployDir;
+  return deployDir;
+}
+
+/**
+ * A deploy folder of a journey file's own (so that files run side by side): a copy of the run's first deployment
+ * (`deployEveryRemote`), its builds, manifest and records. `extra` joins the commands' environment; with a CDN's
+ * REMOTES_BASE_URL the manifest names the CDN, as a first deployment made with it would.
+ */
+export async function firstDeployment(name: string, extra: NodeJS.ProcessEnv = {}) {
+  const shared = process.env[sharedDeployment];
+  if (!shared) throw new Error(`${sharedDeployment} is not set: the journeys' global setup did not run`);
+  const deployDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  cpSync(shared, deployDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REMOTES_DIR: join(deployDir, 'remotes'),
+    REMOTES_MANIFEST: join(deployDir, 'remotes.json'),
+    ...extra,
+  };
+  const base = extra.REMOTES_BASE_URL;
+  if (base) {
+    const manifest = JSON.parse(readFileSync(env.REMOTES_MANIFEST!, 'utf8')) as Record<string, string>;
+    for (const [remote, entry] of Object.entries(manifest)) manifest[remote] = entry.replace(/^\/remotes\//, base);
+    writeFileSync(env.REMOTES_MANIFEST!, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
   return { deployDir, env };
 }
 

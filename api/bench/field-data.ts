@@ -35,6 +35,17 @@ const sampleReports = Number(process.env.FIELD_STORAGE_REPORTS ?? 100_000);
 const abuseSeconds = Number(process.env.FIELD_ABUSE_SECONDS ?? 60);
 const lookReports = Number(process.env.FIELD_LOOK_REPORTS ?? 1_000_000);
 const lookSeconds = Number(process.env.FIELD_LOOK_SECONDS ?? 10);
+/**
+ * BENCH_TIMING=report (CI): a time is printed with its goal and not judged (this host's speed is not the code's); what
+ * is lost, refused or stored still fails the run. `pnpm bench` judges the times too.
+ */
+const timingReportOnly = process.env.BENCH_TIMING === 'report';
+/** A time over its goal: `MISSED` (which `pnpm bench` collects) and a failed run, or reported under BENCH_TIMING=report. */
+function timeMissed(what: string) {
+  console.log(`${timingReportOnly ? 'Reported, not judged:' : 'MISSED'} field data: ${what}`);
+  if (!timingReportOnly) process.exitCode = 1;
+}
+const p99GoalMs = Number(process.env.BENCH_GOAL_FIELD_P99_MS ?? 50);
 
 const routes = [
   ['/', 'consumer'],
@@ -135,7 +146,9 @@ async function load() {
   console.log(
     `| ${result.requests.total} | ${accepted} | ${fourHundreds} | ${fiveHundreds} | ${result.errors + result.timeouts} | ${stored} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} |`,
   );
-  console.log(`\np99 ${result.latency.p99} ms (goal: under 50 ms)`);
+  console.log(`\np99 ${result.latency.p99} ms (goal: under ${p99GoalMs} ms)`);
+  if (result.latency.p99 >= p99GoalMs)
+    timeMissed(`ingestion p99 ${result.latency.p99} ms (goal under ${p99GoalMs} ms)`);
   if (fiveHundreds > 0) {
     console.error('No report may be answered with a 5xx.');
     process.exitCode = 1;
@@ -264,10 +277,7 @@ async function abuse() {
     console.error(`At most 2 KB stored per accepted report: ${Math.round(bytesPer)} B.`);
     process.exitCode = 1;
   }
-  if (slowest > 100) {
-    console.error(`Health must answer within 100 ms during the roll-up: ${slowest.toFixed(1)} ms.`);
-    process.exitCode = 1;
-  }
+  if (slowest > 100) timeMissed(`health answered in ${slowest.toFixed(1)} ms during the roll-up (goal within 100 ms)`);
   if (refused.some((status) => status !== 400) || storedAfter !== 0) {
     console.error('A report of what does not exist must be answered 400 and stored nowhere.');
     process.exitCode = 1;
@@ -409,10 +419,9 @@ async function looks() {
       `| ${name.padEnd(10)} | ${lookReports.toLocaleString('en')} in ${filled.toFixed(0)} s | ${without.slowest.toFixed(1)} ms (${without.answers}) | ${during.slowest.toFixed(1)} ms (${during.answers}) | ${lookTimes.length}, slowest ${slowestLook.toFixed(0)} ms |`,
     );
     if (during.slowest - without.slowest > budgetMs) {
-      console.error(
-        `${name}: looking made the slowest answer ${(during.slowest - without.slowest).toFixed(0)} ms slower (budget ${budgetMs} ms).`,
+      timeMissed(
+        `${name}: looking made the slowest answer ${(during.slowest - without.slowest).toFixed(0)} ms slower (goal at most ${budgetMs} ms)`,
       );
-      process.exitCode = 1;
     }
   };
   const dataDir = mkdtempSync(join(tmpdir(), 'field-looks-'));
@@ -438,7 +447,8 @@ async function looks() {
   for (const line of rows) console.log(line);
 }
 
-// FIELD_BENCH=looks: the looks alone (`pnpm test:looks`, part of `pnpm test`); FIELD_BENCH=without-looks: the rest.
+// FIELD_BENCH=looks: the looks alone (the look stall, `pnpm bench`); FIELD_BENCH=without-looks: the rest (CI runs it
+// with BENCH_TIMING=report: nothing lost under load, the bytes stored, the refusals).
 if (process.env.FIELD_BENCH !== 'looks') {
   await load();
   await abuse();

@@ -19,11 +19,12 @@ import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { phonePage, untilHydrated } from '../phone.ts';
-import { startSite, timingReportOnly, waitFor } from './site.ts';
+import { budgetsOnly, startSite, timingReportOnly, waitFor } from './site.ts';
 
 const port = Number(process.env.FIELD_DATA_PORT ?? 4345);
 const base = `http://127.0.0.1:${port}`;
-const runs = Number(process.env.RUNS ?? 3);
+// PERF_MODE=budgets (CI): the bytes alone; the tasks' timing is `pnpm bench`'s.
+const runs = Number(process.env.RUNS ?? (budgetsOnly ? 0 : 3));
 const budgets = { bytes: 3 * 1024, taskMs: 20 };
 const shell = fileURLToPath(new URL('../../shell/', import.meta.url));
 
@@ -107,6 +108,11 @@ async function main() {
     `\nField data: the shell's scripts ${shellBytes.with} B brotli, ${shellBytes.without} B without field data: ` +
       `it adds ${bytes} B (budget ${budgets.bytes} B; ${shellBytes.raw} B with the chunks' hashes as built)`,
   );
+  if (bytes > budgets.bytes) {
+    console.log(`MISSED field data: the collector adds ${bytes} B (budget ${budgets.bytes} B)`);
+    process.exitCode = 1;
+  }
+  if (!runs) return;
   const site = startSite(port);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const tasks: number[] = [];
@@ -127,12 +133,10 @@ async function main() {
     `Field data, phone profile: the collector's longest task ${median.toFixed(1)} ms, median of ${runs} ` +
       `(each: ${tasks.map((ms) => ms.toFixed(1)).join(', ')}; budget ${budgets.taskMs} ms)`,
   );
-  if (bytes > budgets.bytes) {
-    console.error(`The collector adds ${bytes} B, over its ${budgets.bytes} B budget.`);
-    process.exitCode = 1;
-  }
   if (median > budgets.taskMs) {
-    console.error(`The collector ran a task of ${median.toFixed(1)} ms, over its ${budgets.taskMs} ms budget.`);
+    console.log(
+      `${timingReportOnly ? 'Reported, not judged:' : 'MISSED'} field data: the collector ran a task of ${median.toFixed(1)} ms (goal at most ${budgets.taskMs} ms)`,
+    );
     if (!timingReportOnly) process.exitCode = 1;
   }
 }
