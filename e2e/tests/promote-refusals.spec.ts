@@ -1,24 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promoteJourney, rewrite } from '../promote-journey.ts';
-import { privacyChunk, promoteTimeout } from '../release-commands.ts';
-import { expect, test } from './support.ts';
+import { promote } from 'site-server/releases';
+import { candidateOf, expect, liveVersion, refusedInProcess, test } from '../checks-in-process.ts';
+import { rewrite } from '../promote-journey.ts';
+import { privacyChunk, promoteTimeout, publishChanged, releaseCommand } from '../release-commands.ts';
 
 /**
- * `pnpm promote` refusing candidates of the legal remote broken the way releases break: a page that throws in the
+ * The release checks refusing candidates of the legal remote broken the way releases break: a page that throws in the
  * browser only, one that scrolls sideways, one that moves while it loads, one that throws in the server render, a
  * build against another major of React, one 30% heavier, one that breaks another team's page. The manifest stays as
- * it was, and the output says why. (promote.spec.ts has the candidates that go live; each file deploys on its own.)
+ * it was, and the output says why. The verdicts are reached in this process, with the worker's browser and one live
+ * site (checks-in-process.ts); the last journey runs `pnpm promote` end to end, as a team does, and `pnpm releases`
+ * lists every verdict. (promote.spec.ts has the candidates that go live; each file deploys on its own.)
  */
-const { candidate, refused, succeeds, liveLegal } = promoteJourney();
+test.describe.configure({ mode: 'serial' });
 
-test('a page that throws in the browser only is refused: route, viewport and the error named', async () => {
+test('a page that throws in the browser only is refused: route, viewport and the error named', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidate((dist) =>
+  const version = await candidateOf(releases.settings, (dist) =>
     rewrite(privacyChunk(dist), (code) => `throw new Error("privacy page broke in the browser");${code}`),
   );
-  const printed = await refused(version);
+  const printed = await refusedInProcess(releases, version);
   expect(printed).toMatch(/^ {2}ok +server render: /m);
   expect(printed).toMatch(
     /^Refused: browser 375 px: \/privacy: (page|console) error: .*privacy page broke in the browser$/m,
@@ -26,24 +29,24 @@ test('a page that throws in the browser only is refused: route, viewport and the
   expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: /m);
 });
 
-test('a page that scrolls sideways is refused, with how far it sticks out', async () => {
+test('a page that scrolls sideways is refused, with how far it sticks out', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidate((dist) => {
+  const version = await candidateOf(releases.settings, (dist) => {
     for (const name of readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))) {
       rewrite(join(dist, 'assets', name), (css) => `${css}\nmain h1{min-width:1500px}`);
     }
   });
-  const printed = await refused(version);
+  const printed = await refusedInProcess(releases, version);
   expect(printed).toMatch(
     /^Refused: browser 375 px: \/privacy: scrolls sideways: the page is \d+ px wider than the screen$/m,
   );
   expect(printed).toMatch(/^ {2}FAIL browser 1280 px: \/privacy: scrolls sideways/m);
 });
 
-test('a page that moves by itself while it loads is refused, with how much it moved', async () => {
+test('a page that moves by itself while it loads is refused, with how much it moved', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
   // A banner pushed in above the text once the page runs, as a late notice or ad would.
-  const version = await candidate((dist) =>
+  const version = await candidateOf(releases.settings, (dist) =>
     rewrite(
       privacyChunk(dist),
       (code) =>
@@ -52,27 +55,27 @@ test('a page that moves by itself while it loads is refused, with how much it mo
         `late();${code}`,
     ),
   );
-  const printed = await refused(version);
+  const printed = await refusedInProcess(releases, version);
   expect(printed).toMatch(
     /^Refused: browser 375 px: \/privacy: moves by itself while it loads: layout shift \d\.\d{3} \(at most 0\.1\)$/m,
   );
 });
 
-test('a page that throws in the server render is refused', async () => {
+test('a page that throws in the server render is refused', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidate((dist) =>
+  const version = await candidateOf(releases.settings, (dist) =>
     rewrite(
       join(dist, 'ssr', 'privacy-page.js'),
       (code) => `throw new Error("privacy page broke on the server");\n${code}`,
     ),
   );
-  const printed = await refused(version);
+  const printed = await refusedInProcess(releases, version);
   expect(printed).toMatch(/^Refused: server render: \/privacy: privacy page broke on the server$/m);
 });
 
-test('a build against another major of React is refused with both versions named', async () => {
+test('a build against another major of React is refused with both versions named', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidate((dist) =>
+  const version = await candidateOf(releases.settings, (dist) =>
     rewrite(join(dist, 'mf-manifest.json'), (text) => {
       const federation = JSON.parse(text) as { shared: { name: string; version: string; requiredVersion: string }[] };
       for (const shared of federation.shared.filter((module) => module.name.startsWith('react'))) {
@@ -82,34 +85,47 @@ test('a build against another major of React is refused with both versions named
       return JSON.stringify(federation);
     }),
   );
-  const printed = await refused(version);
+  const printed = await refusedInProcess(releases, version);
   expect(printed).toMatch(
     /^Refused: shared modules: react: the shell provides 19\.\d+\.\d+, the candidate was built with 18\.3\.1 and requires \^18\.3\.1;/m,
   );
 });
 
-test('a build 30% heavier is refused unless --allow-heavier; the figure is printed either way', async () => {
+test('a build 30% heavier is refused unless --allow-heavier; the figure is printed either way', async ({
+  releases,
+}) => {
   test.setTimeout(promoteTimeout(2));
-  const version = await candidate((dist) => {
+  const version = await candidateOf(releases.settings, (dist) => {
     // Incompressible bytes, about a third of what the remote's scripts weigh in Brotli.
     const chunk = privacyChunk(dist);
     const padding = randomBytes(Math.round(statSync(`${chunk}.br`).size * 0.3 + 5_000)).toString('base64');
     rewrite(chunk, (code) => `${code}\nexport const padding = "${padding}";\n`);
   });
-  const printed = await refused(version);
+  const printed = await refusedInProcess(releases, version);
   const change = Number(/^Refused: weight: .* live [\d.]+ KiB: \+([\d.]+)% \(allowed \+10%\)$/m.exec(printed)![1]);
   expect(change).toBeGreaterThan(25);
   expect(change).toBeLessThan(45);
 
-  const allowed = await succeeds(['promote', 'legal', version, '--allow-heavier']);
-  expect(allowed).toMatch(/^ {2}ok +weight: .*: \+[\d.]+% \(allowed \+10%\), heavier allowed \(--allow-heavier\)$/m);
-  expect(liveLegal()).toBe(version);
+  const lines: string[] = [];
+  await promote(releases.settings, 'legal', version, {
+    allowHeavier: true,
+    lent: releases.lent,
+    log: (line) => lines.push(line),
+  });
+  expect(lines.join('\n')).toMatch(
+    /^ {2}ok +weight: .*: \+[\d.]+% \(allowed \+10%\), heavier allowed \(--allow-heavier\)$/m,
+  );
+  expect(liveVersion(releases.settings, 'legal')).toBe(version);
 });
 
-test('a candidate that breaks another team’s page (the control route) is refused, though its own pages pass', async () => {
+test('pnpm promote, end to end: a candidate that breaks another team’s page (the control route) is refused, though its own pages pass', async ({
+  releases,
+}) => {
   test.setTimeout(promoteTimeout(1));
   // Its server build changes the React every server build renders with: the consumer's carousel needs what it broke.
-  const version = await candidate((dist) =>
+  // So it runs as a team runs it, in a process of its own: checked here, it would break this worker's React.
+  const { env } = releases;
+  const version = await publishChanged('legal', env, (dist) =>
     rewrite(
       join(dist, 'ssr', 'privacy-page.js'),
       (code) =>
@@ -118,12 +134,19 @@ test('a candidate that breaks another team’s page (the control route) is refus
         code,
     ),
   );
-  const printed = await refused(version);
+  const before = readFileSync(env.REMOTES_MANIFEST!, 'utf8');
+  const live = liveVersion(releases.settings, 'legal');
+  const { code, printed } = await releaseCommand(['promote', 'legal', version], env);
+  expect(code, printed).toBe(1);
+  expect(readFileSync(env.REMOTES_MANIFEST!, 'utf8')).toBe(before);
+  expect(printed).toContain(`legal ${version} did not go live; the manifest is as it was (${live} is still live)`);
   expect(printed).toMatch(/^ {2}ok +server render: \/privacy, \/terms/m);
   expect(printed).toMatch(/^Refused: browser (375|1280) px: \/: /m);
 
-  // pnpm releases shows every verdict.
-  const list = await succeeds(['releases', 'legal']);
+  // pnpm releases shows every verdict, those reached in this process too.
+  const listed = await releaseCommand(['releases', 'legal'], env);
+  expect(listed.code, listed.printed).toBe(0);
+  const list = listed.printed;
   expect(list).toMatch(/^ {2}\S+ {2}refused: browser 375 px: \/privacy: .*privacy page broke in the browser/m);
   expect(list).toMatch(/^ {2}\S+ {2}refused: server render: \/privacy: privacy page broke on the server/m);
   expect(list).toMatch(/^ {2}\S+ {2}refused: shared modules: react: /m);

@@ -3,10 +3,12 @@
  * a deploy step that ships a built tree does; its node_modules hard-linked); there, every remote is released with its checks (`pnpm release
  * <remote> --prebuilt`, through the copy's own pnpm shims) into a REMOTES_DIR outside both; then the copy's site server
  * is started as a process manager starts it: `node bin/site-server.mjs` in a clean environment (`env -i`: no pnpm, no
- * NODE_PATH). Every page's HTML must carry its heading from the server render, with no error in the server's log.
+ * NODE_PATH). Every page's HTML must carry its heading from the server render, every answer under load (32 connections,
+ * as `pnpm bench` measures it) must be 2xx, with no error in the server's log.
  * Prints a table; exits 1 when a check fails. Every process is stopped by its own pid; the folders are removed.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +112,21 @@ try {
       `${path}: server-rendered`,
       `${response.status}, ${headings} h1 in the server's HTML${leaks ? ', an error message in the page' : ''}`,
       response.status === 200 && headings === 1 && !leaks,
+    );
+  }
+  // Under load, as `pnpm bench` puts it (32 connections): every answer 2xx. How fast is the bench's to say.
+  for (const path of ['/vendor', '/']) {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}${path}`,
+      connections: 32,
+      duration: 3,
+      headers: { 'accept-encoding': 'br' },
+    });
+    const bad = result.non2xx + result.errors + result.timeouts;
+    check(
+      `${path} under load`,
+      `${result.requests.total} answers from 32 connections in 3 s, ${bad} not 2xx`,
+      bad === 0,
     );
   }
   const errors = log.split('\n').filter((line) => /"level":(50|60)/.test(line) || /^\s*(Error|TypeError)\b/.test(line));

@@ -37,6 +37,15 @@ export interface CheckResult {
   detail: string;
 }
 
+/**
+ * What a caller that checks many candidates may lend the checks (the release journeys, one of each per worker): a
+ * browser, and a site server already serving the live versions (for the live build's weight). The caller closes them.
+ */
+export interface CheckResources {
+  browser?: Browser;
+  liveSite?: { url: string };
+}
+
 export interface CheckReport {
   passed: boolean;
   results: CheckResult[];
@@ -276,6 +285,7 @@ export async function checkCandidate(
   deployment: Deployment,
   subject: CheckSubject,
   log: (line: string) => void = () => {},
+  lent: CheckResources = {},
 ): Promise<CheckReport> {
   const started = performance.now();
   const { remote, version } = subject;
@@ -333,10 +343,18 @@ export async function checkCandidate(
     // versions only when the candidate's run fails there, from a process of its own (below).
     const control = controlRoute(remote, subject.live);
     const controlPath = control && examplePath(control);
-    const liveSite = subject.liveVersion ? await temporarySite(deployment, live, folder, 'live') : undefined;
-    if (liveSite) closers.push(liveSite.close);
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-    closers.push(() => browser.close());
+    let liveSite: { url: string } | undefined = subject.liveVersion ? lent.liveSite : undefined;
+    if (subject.liveVersion && !liveSite) {
+      const started = await temporarySite(deployment, live, folder, 'live');
+      closers.push(started.close);
+      liveSite = started;
+    }
+    const browser: Browser =
+      lent.browser ??
+      (await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }).then((launched) => {
+        closers.push(() => launched.close());
+        return launched;
+      }));
 
     // 2. Server render of every route the remote owns, as the site server renders it.
     const renderer = await createPageRenderer({ root: deployment.root, remotesDir: deployment.remotesDir });

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { printable } from 'api/commands';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
-import type { CheckReport } from './checks.ts';
+import type { CheckReport, CheckResources } from './checks.ts';
 import { comparedBuilds, publishBuild, type PublishOptions } from './publish.ts';
 import { ReleaseError } from '../ledger/ledger.ts';
 import { ledgerOf, oneReleaseAtATime, releaseUnderWay, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
@@ -95,6 +95,8 @@ export interface PromoteOptions {
    * `experiment`, an experiment (one stage, never advanced by the watch).
    */
   rollout?: RolloutPlan;
+  /** A browser and a live site the checks may use instead of starting their own (checks.ts). */
+  lent?: CheckResources;
 }
 
 export type RolloutPlan = { stages: number[]; stageMinutes: number; experiment?: Experiment };
@@ -166,6 +168,7 @@ async function promoteLocked(settings: ReleaseSettings, remote: RemoteName, vers
       settings,
       { remote, version, live: await ledger.manifest(), liveVersion: live, allowHeavier },
       log,
+      options.lent,
     );
     log(`checks ${report.passed ? 'passed' : 'failed'} in ${report.seconds.toFixed(1)} s`);
     if (!report.passed) {
