@@ -308,8 +308,8 @@ async function lighthouseRun(url: string, flags: Flags, config?: Config) {
 
 /**
  * Issue 56: on a desktop (Lighthouse's desktop preset), `/` paints its largest element with its first paint: the
- * median of the runs' LCP over FCP at most `desktopLcpOverFcp`. A median that misses is measured again, twice at
- * most, the new runs joining the earlier ones (as the routes above). Prints each run and what the element was.
+ * median of the runs' LCP over FCP at most `desktopLcpOverFcp`, reported (the goal is unmet: 1.4-1.5x). Prints each run
+ * and what the element was.
  */
 const desktopLcpOverFcp = 1.2;
 
@@ -320,28 +320,26 @@ async function desktopLargestPaint(port: number): Promise<string[]> {
   console.log(`\nLighthouse's desktop preset on /, LCP against FCP (at most ${desktopLcpOverFcp}×, median of runs)`);
   console.log('| run | FCP ms | LCP ms | LCP / FCP | LCP element |');
   console.log('| --- | ------ | ------ | --------- | ----------- |');
-  for (let round = 0; round < 3 && (round === 0 || ratio() > desktopLcpOverFcp); round++) {
-    for (let run = 0; run < runs; run++) {
-      const result = await lighthouseRun(
-        url,
-        { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
-        desktopConfig,
-      );
-      const audits = result.lhr.audits;
-      const element = (
-        audits['largest-contentful-paint-element']?.details as
-          { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] } | undefined
-      )?.items?.[0]?.items?.[0]?.node;
-      const figures = {
-        fcp: audits['first-contentful-paint']!.numericValue!,
-        lcp: audits['largest-contentful-paint']!.numericValue!,
-        element: `${element?.selector ?? '?'} (${element?.nodeLabel ?? ''})`,
-      };
-      all.push(figures);
-      console.log(
-        `| ${String(all.length).padStart(3)} | ${Math.round(figures.fcp).toString().padStart(6)} | ${Math.round(figures.lcp).toString().padStart(6)} | ${(figures.lcp / figures.fcp).toFixed(2).padStart(8)}× | ${figures.element} |`,
-      );
-    }
+  for (let run = 0; run < runs; run++) {
+    const result = await lighthouseRun(
+      url,
+      { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+      desktopConfig,
+    );
+    const audits = result.lhr.audits;
+    const element = (
+      audits['largest-contentful-paint-element']?.details as
+        { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] } | undefined
+    )?.items?.[0]?.items?.[0]?.node;
+    const figures = {
+      fcp: audits['first-contentful-paint']!.numericValue!,
+      lcp: audits['largest-contentful-paint']!.numericValue!,
+      element: `${element?.selector ?? '?'} (${element?.nodeLabel ?? ''})`,
+    };
+    all.push(figures);
+    console.log(
+      `| ${String(all.length).padStart(3)} | ${Math.round(figures.fcp).toString().padStart(6)} | ${Math.round(figures.lcp).toString().padStart(6)} | ${(figures.lcp / figures.fcp).toFixed(2).padStart(8)}× | ${figures.element} |`,
+    );
   }
   console.log(`median LCP / FCP: ${ratio().toFixed(2)}× over ${all.length} runs`);
   return ratio() > desktopLcpOverFcp
@@ -369,7 +367,12 @@ async function main() {
     const measure = async (url: string, times = runs) => {
       const all: Figures[] = [];
       for (let run = 0; run < times; run++) {
-        const result = await lighthouseRun(url, seen.has(url) ? { ...flags, onlyCategories: ['performance'] } : flags);
+        // `pnpm bench` (timing mode) measures performance alone: the other categories are `pnpm perf`'s, in CI.
+        const performanceOnly = seen.has(url) || !budgetsOnly;
+        const result = await lighthouseRun(
+          url,
+          performanceOnly ? { ...flags, onlyCategories: ['performance'] } : flags,
+        );
         seen.add(url);
         // LH_JSON=<folder> keeps every report, for digging into a figure.
         if (process.env.LH_JSON) {
