@@ -1,9 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startSite } from 'site-server';
-import { promote, publishCandidate, RefusedRelease, type ReleaseSettings } from 'site-server/releases';
+import { promote, RefusedRelease, type ReleaseSettings } from 'site-server/releases';
 import { firstDeployment } from './release-commands.ts';
 import { expect, test as base } from './tests/support.ts';
 
@@ -43,18 +41,6 @@ type PromoteLent = NonNullable<Parameters<typeof promote>[3]>['lent'];
 export const liveVersion = (settings: ReleaseSettings, folder: string) =>
   new RegExp(`/${folder}/([^/]+)/`).exec(readFileSync(settings.manifestFile, 'utf8'))![1]!;
 
-/** A candidate of legal: its real build changed by `change` (given the copy's folder), published; its version. */
-export async function candidateOf(settings: ReleaseSettings, change: (dist: string) => void) {
-  const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
-  try {
-    cpSync(join(root, 'legal', 'dist'), dist, { recursive: true });
-    change(dist);
-    return await publishCandidate(settings, 'legal', { from: dist });
-  } finally {
-    rmSync(dist, { recursive: true, force: true });
-  }
-}
-
 /**
  * A promote of legal `version` with its checks, as `pnpm promote` runs it, with the worker's browser and live site:
  * what it logged and the refusal's message, which the command prints last. Fails unless it was refused with the
@@ -63,12 +49,11 @@ export async function candidateOf(settings: ReleaseSettings, change: (dist: stri
 export async function refusedInProcess(
   { settings, lent }: { settings: ReleaseSettings; lent: NonNullable<PromoteLent> },
   version: string,
-  options: { allowHeavier?: boolean } = {},
 ) {
   const before = readFileSync(settings.manifestFile, 'utf8');
   const live = liveVersion(settings, 'legal');
   const lines: string[] = [];
-  const refusal = await promote(settings, 'legal', version, { ...options, lent, log: (line) => lines.push(line) }).then(
+  const refusal = await promote(settings, 'legal', version, { lent, log: (line) => lines.push(line) }).then(
     () => undefined,
     (error: unknown) => error,
   );

@@ -70,7 +70,7 @@ export function pageChunk(dist: string, page: string) {
 /** The exposed privacy page's own chunk, as the build's federation manifest names it. */
 export const privacyChunk = (dist: string) => pageChunk(dist, 'privacy-page');
 
-/** Where the journeys' global setup published every remote once (`firstDeploymentFolder`), for each file to copy. */
+/** Where the journeys' global setup published every remote once (`deployEveryRemote`), for each file to copy. */
 const sharedDeployment = 'E2E_FIRST_DEPLOYMENT';
 
 /**

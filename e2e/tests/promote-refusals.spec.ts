@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promote } from 'site-server/releases';
-import { candidateOf, expect, liveVersion, refusedInProcess, test } from '../checks-in-process.ts';
+import { expect, liveVersion, refusedInProcess, test } from '../checks-in-process.ts';
 import { rewrite } from '../promote-journey.ts';
 import { privacyChunk, promoteTimeout, publishChanged, releaseCommand } from '../release-commands.ts';
 
@@ -18,7 +18,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('a page that throws in the browser only is refused: route, viewport and the error named', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidateOf(releases.settings, (dist) =>
+  const version = await publishChanged('legal', releases.env, (dist) =>
     rewrite(privacyChunk(dist), (code) => `throw new Error("privacy page broke in the browser");${code}`),
   );
   const printed = await refusedInProcess(releases, version);
@@ -31,7 +31,7 @@ test('a page that throws in the browser only is refused: route, viewport and the
 
 test('a page that scrolls sideways is refused, with how far it sticks out', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidateOf(releases.settings, (dist) => {
+  const version = await publishChanged('legal', releases.env, (dist) => {
     for (const name of readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))) {
       rewrite(join(dist, 'assets', name), (css) => `${css}\nmain h1{min-width:1500px}`);
     }
@@ -46,7 +46,7 @@ test('a page that scrolls sideways is refused, with how far it sticks out', asyn
 test('a page that moves by itself while it loads is refused, with how much it moved', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
   // A banner pushed in above the text once the page runs, as a late notice or ad would.
-  const version = await candidateOf(releases.settings, (dist) =>
+  const version = await publishChanged('legal', releases.env, (dist) =>
     rewrite(
       privacyChunk(dist),
       (code) =>
@@ -63,7 +63,7 @@ test('a page that moves by itself while it loads is refused, with how much it mo
 
 test('a page that throws in the server render is refused', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidateOf(releases.settings, (dist) =>
+  const version = await publishChanged('legal', releases.env, (dist) =>
     rewrite(
       join(dist, 'ssr', 'privacy-page.js'),
       (code) => `throw new Error("privacy page broke on the server");\n${code}`,
@@ -75,7 +75,7 @@ test('a page that throws in the server render is refused', async ({ releases }) 
 
 test('a build against another major of React is refused with both versions named', async ({ releases }) => {
   test.setTimeout(promoteTimeout(1));
-  const version = await candidateOf(releases.settings, (dist) =>
+  const version = await publishChanged('legal', releases.env, (dist) =>
     rewrite(join(dist, 'mf-manifest.json'), (text) => {
       const federation = JSON.parse(text) as { shared: { name: string; version: string; requiredVersion: string }[] };
       for (const shared of federation.shared.filter((module) => module.name.startsWith('react'))) {
@@ -95,7 +95,7 @@ test('a build 30% heavier is refused unless --allow-heavier; the figure is print
   releases,
 }) => {
   test.setTimeout(promoteTimeout(2));
-  const version = await candidateOf(releases.settings, (dist) => {
+  const version = await publishChanged('legal', releases.env, (dist) => {
     // Incompressible bytes, about a third of what the remote's scripts weigh in Brotli.
     const chunk = privacyChunk(dist);
     const padding = randomBytes(Math.round(statSync(`${chunk}.br`).size * 0.3 + 5_000)).toString('base64');
