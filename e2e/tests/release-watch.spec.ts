@@ -70,15 +70,18 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   await succeeds(['promote', 'legal', broken, '--force', '--reason', 'the watch journey']);
   expect(liveLegal()).toBe(broken);
 
-  // Visitors read the privacy page and click in it, from 25 networks in turn (the watch decides with views from 20
-  // networks, at most five a network); each view's beacon goes as the next page replaces it.
-  doors = await openDoors(sitePort, 25);
+  // Visitors read the privacy page and click in it, then go on to the terms (another page of the same remote, by a
+  // full load, as a broken client router leaves a page), from 30 networks in turn (the watch decides with views from
+  // 20 networks, at most five a network). Each view's beacon goes as the next page replaces it: after that page's
+  // answer has given the remote a new ticket, so the beacon must carry its own view's.
+  doors = await openDoors(sitePort, 30);
   const networks = doors.urls;
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   for (let view = 0; view < 60 && liveLegal() === broken; view++) {
     await page.goto(`${networks[view % networks.length]}/privacy`);
     await page.getByRole('heading', { level: 1 }).click();
+    await page.goto(`${networks[view % networks.length]}/terms`);
   }
   await page.goto(`${site}/vendor`); // the last view's beacon goes
   expect(errors).toContain('privacy page broke on a click');

@@ -143,7 +143,7 @@ const hourly = (row: FieldHourTable) => ({ ...row, value: row.p75, hourly: true 
 const vitalColumns = { LCP: 'lcp', INP: 'inp', CLS: 'cls', FCP: 'fcp', TTFB: 'ttfb' } as const;
 
 /** A report as it is stored: what the page sent, with what the API found of it. */
-export type StoredReport = FieldReport & {
+export type StoredReport = Omit<FieldReport, 'ticket'> & {
   /** The client network's hash ('' when it has none), and with the keys of the two days before. */
   network?: string;
   earlierNetworks?: [string, string];

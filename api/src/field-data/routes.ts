@@ -225,8 +225,13 @@ export function fieldDataRoutes(
     return { network, earlierNetworks: earlierNetworks as [string, string] };
   };
 
-  const ticketOf = (request: FastifyRequest, report: FieldReport) =>
-    tickets.read(request.cookies?.[ticketCookie(report.remote)], report) ?? null;
+  /**
+   * The nonce of the view the report is of: the ticket it carries (its page's own, whatever loaded after it), else the
+   * remote's cookie (a beacon that left before its page's ticket arrived); null when neither is valid for it.
+   */
+  const ticketOf = (request: FastifyRequest, report: FieldReport, carried: string | undefined) =>
+    (carried && tickets.read(carried, report)) ||
+    (tickets.read(request.cookies?.[ticketCookie(report.remote)], report) ?? null);
 
   app.post<{ Body: FieldReport }>(
     apiRoute(fieldDataPath),
@@ -242,14 +247,15 @@ export function fieldDataRoutes(
       },
     },
     async (request, reply) => {
-      const report = request.body.remote === 'shell' ? { ...request.body, version: shellVersion } : request.body;
+      const { ticket: carried, ...body } = request.body;
+      const report = body.remote === 'shell' ? { ...body, version: shellVersion } : body;
       const refused = await refusal(report);
       if (refused) {
         refusedFor.set(request, refused[0] as FieldDataRefusal);
         return badRequest(reply, ...refused);
       }
       const at = new Date();
-      const ticket = ticketOf(request, report);
+      const ticket = ticketOf(request, report, carried);
       const weight = await budget.weightOfNext(ticket !== null);
       if (weight === 0) metrics?.sampledOut('budget');
       else if (ticket === null && !withinUnticketed(report, at)) metrics?.sampledOut('unticketed_cap');

@@ -10,6 +10,19 @@ export const fieldDataPath = `${apiPrefix}/rum`;
  */
 export const viewTicketPath = '/rum-ticket';
 
+/**
+ * The name under which a page's answer (and `/rum-ticket`'s) gives the page its view's ticket in `Server-Timing`, the
+ * one response header a page's script can read of its own load (`PerformanceNavigationTiming.serverTiming`), as
+ * tracing systems hand a page its trace id. The page keeps its own ticket and its beacon carries it, whatever loads
+ * next (another page of the same remote replaces the ticket cookie). `Server-Timing: view-ticket;desc="<ticket>"`.
+ */
+export const viewTicketTiming = 'view-ticket';
+
+/** The ticket a `Server-Timing` header value hands over, if any. */
+export function ticketOfTiming(header: string | null | undefined): string | undefined {
+  return header ? new RegExp(`(?:^|,)\\s*${viewTicketTiming};desc="?([\\w.-]+)`).exec(header)?.[1] : undefined;
+}
+
 /** The web vitals each view reports, as the `web-vitals` library names them. */
 export const vitalNames = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
 export type VitalName = (typeof vitalNames)[number];
@@ -76,6 +89,8 @@ export const fieldReportSchema = {
     viewport: { type: 'string', enum: ['phone', 'desktop'] },
     view: { type: 'boolean' },
     goal: { type: 'string', enum: goalNames },
+    /** The view's ticket, as its page's answer gave it (`viewTicketTiming`); else the cookie's is read. */
+    ticket: { type: 'string', minLength: 1, maxLength: 600, pattern: '^[A-Za-z0-9_.-]+$' },
     entries: {
       type: 'array',
       maxItems: maxEntries,

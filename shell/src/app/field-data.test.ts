@@ -36,12 +36,44 @@ describe('field data', () => {
 describe('a view reached by a client-side link', () => {
   it('asks the site for its ticket, as a first load brings one; the not-found page has none to ask for', () => {
     const sendBeacon = vi.fn((_url: string, _data?: string) => true);
+    const fetch = vi.fn(async (_url: string) => new Response(null, { status: 204 }));
     vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0', doNotTrack: null, sendBeacon });
+    vi.stubGlobal('fetch', fetch);
     startFieldData();
     fieldDataView('/vendor');
     fieldDataView('/no-such-page');
-    const asked = sendBeacon.mock.calls.map(([url]) => url).filter((url) => url.startsWith('/rum-ticket'));
-    expect(asked).toEqual(['/rum-ticket?path=%2Fvendor']);
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual(['/rum-ticket?path=%2Fvendor']);
     vi.unstubAllGlobals();
+  });
+});
+
+describe("a view's ticket", () => {
+  it("goes in the view's beacon as its own load gave it, whatever cookie a later page of the remote set", async () => {
+    const sendBeacon = vi.fn((_url: string, _data?: Blob) => true);
+    vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0', doNotTrack: null, sendBeacon });
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { serverTiming: [{ name: 'view-ticket', description: 'first.view' }] } as unknown as PerformanceEntry,
+    ]);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () => new Response(null, { status: 204, headers: { 'server-timing': 'view-ticket;desc="second.view"' } }),
+      ),
+    );
+    startFieldData();
+    fieldDataView('/vendor'); // the landing view's beacon goes, then /vendor asks for its own
+    await new Promise((resolve) => setTimeout(resolve));
+    fieldDataView('/privacy');
+    const reports = await Promise.all(
+      sendBeacon.mock.calls
+        .filter(([url]) => url === '/api/rum')
+        .map(async ([, body]) => JSON.parse(await body!.text()) as { route: string; ticket?: string }),
+    );
+    expect(reports.map(({ route, ticket }) => [route, ticket])).toEqual([
+      ['/', 'first.view'],
+      ['/vendor', 'second.view'],
+    ]);
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
   });
 });

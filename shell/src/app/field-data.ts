@@ -4,7 +4,9 @@ import {
   maxEntries,
   maxMessage,
   notFoundRoute,
+  ticketOfTiming,
   viewTicketPath,
+  viewTicketTiming,
   type FieldEntry,
   type FieldReport,
 } from '@gift/contracts/field-data';
@@ -41,6 +43,8 @@ interface View {
   metrics: Map<string, number>;
   /** Whether the view's first beacon, which counts it, has gone. */
   counted: boolean;
+  /** The view's own ticket, as the site's answer gave it: its beacons carry it (see `viewTicketTiming`). */
+  ticket?: string;
   errors: Map<string, { error: string; frame?: string; count: number }>;
 }
 
@@ -94,6 +98,7 @@ function flush() {
     ...view.tags,
     version: remote === 'shell' ? shellBuild : versionOf(loadedEntry(remote as RemoteName)),
     ...(!view.counted && { view: true }),
+    ...(view.ticket && { ticket: view.ticket }),
     entries,
   };
   // A beacon: it goes even as the page is closed.
@@ -123,9 +128,23 @@ function recordError(message: string, stack?: string) {
 export function fieldDataView(pathname: string) {
   if (!current || pathname === current.path) return;
   flush();
-  current = viewAt(pathname);
-  // A beacon: a POST that outlives the page, with no promise to catch; its answer's cookie is the ticket.
-  if (current.tags.remote !== 'shell') navigator.sendBeacon(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`);
+  const view = (current = viewAt(pathname));
+  if (view.tags.remote === 'shell') return;
+  // Kept alive as a beacon is, should the page go at once; its answer hands over the ticket (and sets the cookie,
+  // which a beacon that leaves before the answer arrives brings instead).
+  fetch(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`, { method: 'POST', keepalive: true })
+    .then((answer) => {
+      view.ticket = ticketOfTiming(answer.headers.get('server-timing'));
+    })
+    .catch(() => undefined);
+}
+
+/** The ticket this document's own answer gave its first view. */
+function loadTicket() {
+  const [load] = performance.getEntriesByType?.('navigation') ?? [];
+  return (load as PerformanceNavigationTiming | undefined)?.serverTiming?.find(
+    (timing) => timing.name === viewTicketTiming,
+  )?.description;
 }
 
 /**
@@ -135,6 +154,8 @@ export function fieldDataView(pathname: string) {
 export function startFieldData() {
   if (!collects(navigator)) return;
   current = viewAt(location.pathname);
+  const ticket = loadTicket();
+  if (ticket) current.ticket = ticket;
   addEventListener('error', (event) => recordError(event.message, (event.error as Error | undefined)?.stack));
   addEventListener('unhandledrejection', (event) => {
     const reason = event.reason as { message?: unknown; stack?: string } | undefined;

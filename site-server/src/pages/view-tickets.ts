@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ViewTickets } from 'api';
 import { matchRoute, type PageRoute } from '@gift/content';
-import { viewTicketPath } from '@gift/contracts/field-data';
+import { viewTicketPath, viewTicketTiming } from '@gift/contracts/field-data';
 import { remotes, type RemotesManifest } from '@gift/federation';
 import { liveVersionsOf } from '../ledger/versions.ts';
 
 /**
- * The view's ticket, in a cookie beside the page (which stays the same bytes for everyone): the site vouches that it
- * served this view of this remote's version, as the visitor's own manifest names it (their cohort, a preview), and the
- * view's field-data report brings it back. Nothing when the remote has no version here (not released).
+ * The view's ticket, beside the page (which stays the same bytes for everyone): the site vouches that it served this
+ * view of this remote's version, as the visitor's own manifest names it (their cohort, a preview), and the view's
+ * field-data report brings it back. In `Server-Timing`, which the page's script reads of its own load and keeps, so
+ * that its beacon carries this view's ticket whatever page of the remote loads next; and in a cookie, for what no
+ * script sends (a link's ping, a native form post). Nothing when the remote has no version here (not released).
  */
 export function vouch(
   tickets: ViewTickets | undefined,
@@ -24,6 +26,7 @@ export function vouch(
     { secure: request.protocol === 'https' },
   );
   reply.setCookie(name, value, options);
+  reply.header('Server-Timing', `${viewTicketTiming};desc="${value}"`);
   return true;
 }
 
