@@ -155,8 +155,8 @@ export const nonceOf = (ticket: string) =>
   (JSON.parse(Buffer.from(ticket.split('.')[0]!, 'base64url').toString('utf8')) as unknown[])[4] as string;
 
 /**
- * The rows the API stored in `dataDir`'s SQLite file with these tickets' nonces, oldest first: a view's beacons
- * (`counted` 1 for the one that counts it) and its goals' pings.
+ * What the API keeps in `dataDir`'s SQLite file of the views with these tickets' nonces: each view's row (`counted` 1
+ * once its counting beacon came) and one row per goal it reached (`counted` 0).
  */
 export function ticketRows(
   dataDir: string,
@@ -164,7 +164,9 @@ export function ticketRows(
 ): { ticket: string; goal: string | null; counted: number }[] {
   const script = `const db = new (require('better-sqlite3'))(process.argv[1], { readonly: true });
     const tickets = JSON.parse(process.argv[2]);
-    console.log(JSON.stringify(db.prepare('select ticket, goal, counted from field_views where ticket in (' + tickets.map(() => '?').join(',') + ') order by id').all(...tickets)));`;
+    const among = ' where ticket in (' + tickets.map(() => '?').join(',') + ')';
+    console.log(JSON.stringify(db.prepare('select ticket, null as goal, counted from field_counted' + among
+      + ' union all select ticket, goal, 0 as counted from field_goals' + among).all(...tickets, ...tickets)));`;
   return JSON.parse(
     execFileSync('node', ['-e', script, join(dataDir, 'requests.sqlite'), JSON.stringify(nonces)], {
       cwd: new URL('../api/', import.meta.url),

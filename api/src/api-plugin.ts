@@ -14,7 +14,7 @@ import { startOutboxWorker } from './mail/worker.ts';
 import { locationShareRoutes } from './location-shares/routes.ts';
 import { apiMetrics } from './metrics/api-metrics.ts';
 import { unscraped, type Metrics } from './metrics/metrics.ts';
-import { goalRecorder } from './field-data/goals.ts';
+import { fieldDataIntake } from './field-data/intake.ts';
 import { fieldDataRoutes, type KnownVersion } from './field-data/routes.ts';
 
 // No coercion: a number where a string belongs is an error, not a string.
@@ -80,7 +80,8 @@ export async function apiPlugin(
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   const limits = rateLimitsFor(db);
   const outcomes = formOutcomeCookies(config.cookieSecrets);
-  const recordGoal = goalRecorder(db, config.cookieSecrets);
+  const intake = fieldDataIntake(db, config, families.fieldData);
+  const recordGoal = intake.goal;
   deletionRequestRoutes(app, {
     requests: deletionRequests(db, {
       siteUrl: config.siteUrl,
@@ -95,5 +96,5 @@ export async function apiPlugin(
     recordGoal,
   });
   locationShareRoutes(app, { db, config, limits, outcomes });
-  fieldDataRoutes(app, { db, config, limits, knownVersion, metrics: families.fieldData, recordGoal });
+  fieldDataRoutes(app, { db, config, limits, knownVersion, metrics: families.fieldData, intake });
 }

@@ -387,6 +387,58 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-12-02-01-counted-views': {
+    async up(db: Kysely<unknown>) {
+      // Each view the site vouched for as one row that its reports add up into, and each goal a view reached as one
+      // row: a look reads these, whose size follows the views served, not the reports anyone sends. The raw rows'
+      // ticketed index goes (nothing reads it now); their goal rows go to field_goals.
+      const real = isPostgres(db) ? 'double precision' : 'real';
+      const small = isPostgres(db) ? 'smallint' : 'integer';
+      await db.schema
+        .createTable('field_counted')
+        .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('ticket', 'varchar(12)', (column) => column.notNull())
+        .addColumn('route', 'varchar(100)', (column) => column.notNull())
+        .addColumn('received_at', 'varchar(32)', (column) => column.notNull())
+        .addColumn('network', 'varchar(12)', (column) => column.notNull())
+        .addColumn('network_1', 'varchar(12)', (column) => column.notNull())
+        .addColumn('network_2', 'varchar(12)', (column) => column.notNull())
+        .addColumn('counted', small, (column) => column.notNull())
+        .addColumn('erred', small, (column) => column.notNull())
+        .addColumn('inp', real)
+        .addColumn('lcp', real)
+        .addPrimaryKeyConstraint('field_counted_key', ['remote', 'version', 'ticket'])
+        .execute();
+      await db.schema
+        .createIndex('field_counted_window')
+        .on('field_counted')
+        .columns(['remote', 'version', 'received_at'])
+        .execute();
+      await db.schema.createIndex('field_counted_received').on('field_counted').column('received_at').execute();
+      await db.schema
+        .createTable('field_goals')
+        .addColumn('remote', 'varchar(40)', (column) => column.notNull())
+        .addColumn('version', 'varchar(100)', (column) => column.notNull())
+        .addColumn('ticket', 'varchar(12)', (column) => column.notNull())
+        .addColumn('goal', 'varchar(40)', (column) => column.notNull())
+        .addColumn('received_at', 'varchar(32)', (column) => column.notNull())
+        .addPrimaryKeyConstraint('field_goals_key', ['remote', 'version', 'goal', 'ticket'])
+        .execute();
+      await db.schema.createIndex('field_goals_received').on('field_goals').column('received_at').execute();
+      // What was stored before, added up alike (the first network of a view by name rather than by time, once).
+      await sql`insert into field_counted (remote, version, ticket, route, received_at, network, network_1, network_2,
+          counted, erred, inp, lcp)
+        select remote, version, ticket, min(route), min(received_at), min(network), min(network_1), min(network_2),
+          max(counted), max(case when errors > 0 then 1 else 0 end), max(inp), max(lcp)
+        from field_views where ticket is not null and goal is null group by remote, version, ticket`.execute(db);
+      await sql`insert into field_goals (remote, version, ticket, goal, received_at)
+        select remote, version, ticket, goal, min(received_at) from field_views
+        where ticket is not null and goal is not null group by remote, version, ticket, goal`.execute(db);
+      await sql`delete from field_views where goal is not null`.execute(db);
+      await sql`drop index field_views_ticketed`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -172,6 +172,39 @@ export interface FieldErrorTable {
   weight: Generated<number>;
 }
 
+/**
+ * One page view the site vouched for (a valid ticket), as its reports add up (kept 48 hours, as the raw reports): the
+ * first report's time and network, whether a counting report came, whether any report of it carried an error, its
+ * slowest INP and LCP. What a release decision reads (`countedFigures`): its cost follows the views, never the reports.
+ */
+export interface FieldCountedTable {
+  remote: string;
+  version: string;
+  /** The ticket's nonce. */
+  ticket: string;
+  route: string;
+  /** When its first report arrived. */
+  received_at: string;
+  network: string;
+  network_1: string;
+  network_2: string;
+  /** 1 once a report counting the view (`view: true`) has come. */
+  counted: number;
+  /** 1 once a report of it carried an error. */
+  erred: number;
+  inp: number | null;
+  lcp: number | null;
+}
+
+/** A goal a view reached (kept 48 hours): one row per ticket and goal, however often it was said. */
+export interface FieldGoalTable {
+  remote: string;
+  version: string;
+  ticket: string;
+  goal: string;
+  received_at: string;
+}
+
 /** The day's key of the networks' hash: a new random one each day, deleted with the raw reports it keyed. */
 export interface FieldNetworkKeyTable {
   day: string;
@@ -223,6 +256,8 @@ export interface Database {
   field_goal_days: FieldGoalDayTable;
   field_network_chains: FieldNetworkChainTable;
   field_views: FieldViewTable;
+  field_counted: FieldCountedTable;
+  field_goals: FieldGoalTable;
   field_errors: FieldErrorTable;
   field_hours: FieldHourTable;
   field_network_keys: FieldNetworkKeyTable;

@@ -44,17 +44,12 @@ describe('POST /api/delete-account', () => {
       (await post({ ...validBody, email: 'cy@example.com' }, { cookie: `${other.name}=${other.value}` })).statusCode,
     ).toBe(202);
     expect((await post({ ...validBody, email: 'di@example.com' }, { cookie, 'sec-gpc': '1' })).statusCode).toBe(202);
-    const goals = await db
-      .selectFrom('field_views')
-      .select(['route', 'remote', 'version', 'goal', 'counted', 'ticket'])
-      .execute();
+    const goals = await db.selectFrom('field_goals').select(['remote', 'version', 'goal', 'ticket']).execute();
     expect(goals).toEqual([
       {
-        route: '/delete-account',
         remote: 'account',
         version: 'v7',
         goal: 'deletion-request',
-        counted: 0,
         ticket: tickets.view(ticket.value, { remote: 'account', route: '/delete-account' })!.nonce,
       },
     ]);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RecordGoal } from '../field-data/goals.ts';
+import type { RecordGoal } from '../field-data/intake.ts';
 import { paths, routeAt, type DeletionFormOutcome, type DeletionFormValues } from '@gift/content';
 import {
   apiPaths,

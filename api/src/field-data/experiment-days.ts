@@ -36,16 +36,8 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
   async function nameNetworks(day: string): Promise<Map<string, string>> {
     const since = startOf(day).toISOString();
     const until = startOf(daysBefore(day, -1)).toISOString();
-    const [hashes, earlier] = await Promise.all([
-      db
-        .selectFrom('field_views')
-        .select(['network', 'network_1', 'network_2'])
-        .distinct()
-        .where('ticket', 'is not', null)
-        .where('received_at', '>=', since)
-        .where('received_at', '<', until)
-        .where('network', '!=', '')
-        .execute(),
+    const [{ hashes }, earlier] = await Promise.all([
+      data.countedIn({ since: new Date(since), until: new Date(until) }),
       db
         .selectFrom('field_network_chains')
         .select(['day', 'hash', 'chain'])
@@ -81,14 +73,7 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
       const since = startOf(day);
       const until = startOf(daysBefore(day, -1));
       const names = await nameNetworks(day);
-      const versions = await db
-        .selectFrom('field_views')
-        .select(['remote', 'version'])
-        .distinct()
-        .where('ticket', 'is not', null)
-        .where('received_at', '>=', since.toISOString())
-        .where('received_at', '<', until.toISOString())
-        .execute();
+      const { versions } = await data.countedIn({ since, until });
       const rows: Omit<FieldGoalDayTable, 'day'>[] = [];
       for (const { remote, version } of versions) {
         for (const goal of remoteGoals(remote)) {

@@ -174,10 +174,11 @@ describe.each(backends)('field data on %s', (_name, open) => {
       networks: 3,
       inpP75: 300,
       routes: ['/vendor'],
+      // In the order the views came (here, in one millisecond: by their tickets).
       perNetwork: [
         { views: 5, erred: 0 },
-        { views: 1, erred: 1 },
         { views: 1, erred: 0, inp: 300 },
+        { views: 1, erred: 1 },
       ],
     });
     // What the watch reads at each look: the counted views alone, not the reports beside them.

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { tryAgainShortly, type FormOutcome } from '@gift/content';
 import { isFormPost, type FormOutcomeCookies } from './form-posts.ts';
-import { clientKey, postGuard, tooManyRequestsMessage, type rateLimit } from './guards.ts';
+import { postGuard, tooManyRequestsMessage, type rateLimit } from './guards.ts';
 import { textFormats, type TextFormat } from '@gift/contracts';
 import { isDatabaseAway, sawDatabaseFault } from '../db/faults.ts';
 
@@ -104,13 +104,13 @@ export function formAwareErrors(outcomes: FormOutcomeCookies, refusedOnPage: Ref
  * (postGuard leaves it out), whatever their shape, so that a refusal can give them back on the page.
  */
 export function limitFormPosts(
-  limiter: { consume: (key: string) => Promise<number | undefined> },
+  limiter: Pick<ReturnType<typeof rateLimit>, 'consumeClient'>,
   outcomes: FormOutcomeCookies,
   refusedOnPage: RefusedOnPage,
 ) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isFormPost(request)) return;
-    const retryAfter = await limiter.consume(clientKey(request));
+    const retryAfter = await limiter.consumeClient(request);
     if (retryAfter === undefined) return;
     const { page, outcome } = refusedOnPage(request, tooManyRequestsMessage(retryAfter));
     await outcomes.redirect(request, reply, page, outcome);
@@ -139,7 +139,7 @@ export function formPostOptions<Schema>(
 ) {
   return {
     schema: { body: schema },
-    onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage }),
+    onRequest: postGuard({ allowedOrigins: config.allowedOrigins, perIp, formPage, formPostsCountedLater: true }),
     preValidation: limitFormPosts(perIp, outcomes, refusedOnPage),
     errorHandler: formAwareErrors(outcomes, refusedOnPage),
   };

@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { postgresPoolOf, type Db } from '../db/database.ts';
+import { networkOf } from '../field-data/networks.ts';
 import { isFormPost, refusalPage } from './form-posts.ts';
 
 export function badRequest(reply: FastifyReply, field: string | null, message: string) {
@@ -36,6 +37,13 @@ export function clientKey(request: Pick<FastifyRequest, 'ip'>): string {
   return `${network.join(':')}::/64`;
 }
 
+/**
+ * How many more requests one network (what the release watch calls one: an IPv4 /24, an IPv6 /48) may send than one
+ * of its clients: a network holds many households or servers, and one sender holding a /24 or a /48 can pick its
+ * addresses at will (256 of them, or 65,536 /64s), so each limit keys the network as well as the client.
+ */
+export const networkShare = 8;
+
 export const tooManyRequestsMessage = (retryAfter: number) => `Too many requests. Try again in ${retryAfter} seconds.`;
 
 export function tooManyRequests(reply: FastifyReply, retryAfter: number) {
@@ -51,35 +59,42 @@ export function tooManyRequests(reply: FastifyReply, retryAfter: number) {
  * nothing; in memory otherwise (SQLite: the site is one process).
  */
 export function rateLimit(keyPrefix: string, points: number, seconds: number, pool?: pg.Pool) {
-  const options = { keyPrefix, points, duration: seconds };
-  const limiter = pool
-    ? new RateLimiterPostgres({
-        ...options,
-        storeClient: pool,
-        storeType: 'pool',
-        tableName: 'rate_limits',
-        tableCreated: true, // by the migrations
-        clearExpiredByTimeout: true,
-      })
-    : new RateLimiterMemory(options);
-  /** Counts one request; undefined when it may go on, otherwise the seconds to wait. */
-  const consume = async (key: string): Promise<number | undefined> => {
+  const limiterOf = (options: { keyPrefix: string; points: number; duration: number }) =>
+    pool
+      ? new RateLimiterPostgres({
+          ...options,
+          storeClient: pool,
+          storeType: 'pool',
+          tableName: 'rate_limits',
+          tableCreated: true, // by the migrations
+          clearExpiredByTimeout: true,
+        })
+      : new RateLimiterMemory(options);
+  const limiter = limiterOf({ keyPrefix, points, duration: seconds });
+  const perNetwork = limiterOf({ keyPrefix: `${keyPrefix}-network`, points: points * networkShare, duration: seconds });
+  const waitOf = async (counted: Promise<unknown>): Promise<number | undefined> => {
     try {
-      await limiter.consume(key);
+      await counted;
       return undefined;
     } catch (limited) {
       if (!(limited instanceof RateLimiterRes)) throw limited;
       return Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
     }
   };
-  /** True when the request may go on; otherwise the 429 with Retry-After has been sent. */
-  const guard = async (key: string, reply: FastifyReply): Promise<boolean> => {
-    const retryAfter = await consume(key);
+  /** Counts one request of `key` (an email, a token); undefined when it may go on, otherwise the seconds to wait. */
+  const consume = (key: string) => waitOf(limiter.consume(key));
+  /** Counts one request of a client: against its address (`clientKey`) and its network (`networkShare` the points). */
+  const consumeClient = async (request: Pick<FastifyRequest, 'ip'>) =>
+    (await consume(clientKey(request))) ??
+    (await waitOf(perNetwork.consume(networkOf(request.ip) ?? clientKey(request))));
+  /** True when the client's request may go on; otherwise the 429 with Retry-After has been sent. */
+  const guard = async (request: Pick<FastifyRequest, 'ip'>, reply: FastifyReply): Promise<boolean> => {
+    const retryAfter = await consumeClient(request);
     if (retryAfter === undefined) return true;
     await tooManyRequests(reply, retryAfter);
     return false;
   };
-  return Object.assign(guard, { consume });
+  return Object.assign(guard, { consume, consumeClient });
 }
 
 /** The limits of one service: where `db` is PostgreSQL, they are kept there. */
@@ -92,18 +107,21 @@ export const rateLimitsFor =
 const crossSiteMessage = 'Cross-site requests are not accepted.';
 
 /**
- * Cheap refusals before a body is read: cross-site posts, then too many requests from one address. A native form
- * post is counted against its address once its fields are read (see the routes), so that they can be given back.
+ * Cheap refusals before a body is read: cross-site posts, then too many requests from one client (its address and its
+ * network), whatever the post's content type. On a form's route (`formPostsCountedLater`), a native form post is
+ * counted once its fields are read instead (`limitFormPosts`), so that a refusal can give them back.
  */
 export function postGuard({
   allowedOrigins,
   perIp,
   formPage,
+  formPostsCountedLater = false,
 }: {
   allowedOrigins: string[];
   perIp: ReturnType<typeof rateLimit>;
   /** Where a visitor refused as cross-site can go to send the form from the site itself. */
   formPage: string;
+  formPostsCountedLater?: boolean;
 }): onRequestHookHandler {
   return async (request, reply) => {
     if (isCrossSite(request, allowedOrigins)) {
@@ -114,6 +132,6 @@ export function postGuard({
       });
       return reply.code(403).type('text/html; charset=utf-8').send(page);
     }
-    if (!isFormPost(request)) await perIp(clientKey(request), reply);
+    if (!(formPostsCountedLater && isFormPost(request))) await perIp(request, reply);
   };
 }

@@ -11,7 +11,7 @@ import {
 import type { ApiConfig } from '../config.ts';
 import { formPostOptions, type RefusedOnPage } from '../http/errors.ts';
 import { isFormPost, typedText, type FormOutcomeCookies } from '../http/form-posts.ts';
-import { badRequest, clientKey, type RateLimits, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
+import { badRequest, type RateLimits, tooManyRequests, tooManyRequestsMessage } from '../http/guards.ts';
 import { locationShares, type SharedLocation } from './repository.ts';
 import type { Db } from '../db/database.ts';
 
@@ -60,7 +60,7 @@ export function locationShareRoutes(
       if (address !== undefined && address.length < 5) return refuse('address', 'Enter the full delivery address.');
       const retryAfter =
         (await perToken.consume(token)) ??
-        ((await shares.exists(token)) ? undefined : await newTokensPerClient.consume(clientKey(request)));
+        ((await shares.exists(token)) ? undefined : await newTokensPerClient.consumeClient(request));
       if (retryAfter !== undefined) {
         return form ? refuse('token', tooManyRequestsMessage(retryAfter)) : tooManyRequests(reply, retryAfter);
       }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openMigratedDatabase, readConfig, type Db } from 'api';
+import { fieldData, openMigratedDatabase, readConfig, type Db } from 'api';
 import { release, type ReleaseSettings } from '../releases/release.ts';
 import { createSiteServer } from '../server.ts';
 import { ledgerOf } from '../ledger/switches.ts';
@@ -50,6 +50,10 @@ async function ticketFrom(address: string, cohort?: number): Promise<string> {
   if (!cookie) throw new Error('the page came without a view ticket');
   return cookie.split(';')[0]!;
 }
+
+/** The nonce a ticket cookie (`rum_legal=<payload>.<signature>`) names. */
+const nonceOfCookie = (cookie: string) =>
+  (JSON.parse(Buffer.from(cookie.split('=')[1]!.split('.')[0]!, 'base64url').toString('utf8')) as string[])[4]!;
 
 /** A field-data report of a view of the candidate on /privacy, with an error or not, from `address`. */
 async function report(
@@ -103,6 +107,26 @@ async function releasesCommand(): Promise<string> {
   return stdout;
 }
 
+/** The API's settings of these tests' site: behind one proxy, room for every report from one address unless said. */
+const configWith = (env: Record<string, string>, budget?: number) => ({
+  ...readConfig({ DATA_DIR: dataDir, RUM_LIMIT_PER_IP: '100000', TRUST_PROXY: '1', ...env }),
+  requestTimeoutMs: 5_000,
+  ...(budget !== undefined && { fieldDataMaxBytes: budget }),
+});
+
+/** A site server of these releases on `db`, listening. */
+async function siteWith(config: ReturnType<typeof configWith>) {
+  const server = await createSiteServer({
+    root,
+    remotesDir: settings.remotesDir,
+    manifestFile: settings.manifestFile,
+    trustProxy: config.trustProxy,
+    api: { db, config },
+  });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  return { app: server, site: `http://127.0.0.1:${(server.server.address() as { port: number }).port}` };
+}
+
 beforeAll(async () => {
   writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
   writeFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
@@ -111,20 +135,8 @@ beforeAll(async () => {
   before = (await release(settings, 'legal', unchecked)).to;
   writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = "a good copy change";');
   candidate = (await release(settings, 'legal', unchecked)).to;
-  const config = {
-    ...readConfig({ DATA_DIR: dataDir, RUM_LIMIT_PER_IP: '100000', TRUST_PROXY: '1' }),
-    requestTimeoutMs: 5_000,
-  };
-  db = await openMigratedDatabase(config);
-  app = await createSiteServer({
-    root,
-    remotesDir: settings.remotesDir,
-    manifestFile: settings.manifestFile,
-    trustProxy: config.trustProxy,
-    api: { db, config },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  site = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  db = await openMigratedDatabase(configWith({}));
+  ({ app, site } = await siteWith(configWith({})));
 }, 60_000);
 
 afterAll(async () => {
@@ -189,13 +201,7 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
       .find((line) => line.startsWith('rum_legal='))!
       .split(';')[0]!;
     expect(await report('100.66.0.1', { error: false, cookie, route: '/terms' })).toBe(204);
-    const [row] = await db
-      .selectFrom('field_views')
-      .select('ticket')
-      .where('route', '=', '/terms')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute();
+    const [row] = await db.selectFrom('field_counted').select('ticket').where('route', '=', '/terms').execute();
     expect(row!.ticket).toMatch(/^[\w-]{8}$/);
     // Only pages of the site are vouched for.
     for (const path of ['/no-such-page', 'https://evil.example/privacy', '']) {
@@ -227,6 +233,69 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
     );
     expect(liveLegal()).toContain(before);
   }, 120_000);
+});
+
+describe('floods of what the API accepts', { timeout: 120_000 }, () => {
+  const post = (url: string, address: string, type: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': type, 'X-Forwarded-For': address, ...headers },
+      body,
+    }).then(async (response) => (await response.arrayBuffer(), response.status));
+
+  it('a post counts against its sender whatever its type, and one network shares a limit eight times one address', async () => {
+    const limited = await siteWith(configWith({ RUM_LIMIT_PER_IP: '20', RATE_LIMIT_PER_IP: '20' }));
+    const form = 'application/x-www-form-urlencoded';
+    const ping = (address: string) =>
+      post(`${limited.site}/api/rum/goal/portal-click`, address, form, 'x=1', {
+        'ping-from': `${limited.site}/vendor`,
+      });
+    const pings: number[] = [];
+    for (let i = 0; i < 25; i++) pings.push(await ping('203.0.113.80'));
+    expect(pings.filter((status) => status === 429)).toHaveLength(5);
+    // A confirmation link's token looked up by a form post: 100 a window (five times the forms'), as JSON ones are.
+    const lookUps: number[] = [];
+    for (let i = 0; i < 105; i++) {
+      lookUps.push(await post(`${limited.site}/api/delete-account/confirmation`, '203.0.113.81', form, 'token=x'));
+    }
+    expect(lookUps.slice(0, 100)).not.toContain(429);
+    expect(lookUps.slice(100)).toEqual([429, 429, 429, 429, 429]);
+    // 170 addresses of one /24, one ping each: the network's limit (160) holds the last ten.
+    const spread: number[] = [];
+    for (let host = 1; host <= 170; host++) spread.push(await ping(`198.18.7.${host}`));
+    expect(spread.filter((status) => status === 429)).toHaveLength(10);
+    await limited.app.close();
+  });
+
+  it('5,000 reports replaying one ticket leave one view: a release erring for 30 networks is still rolled back', async () => {
+    const shared = site;
+    const budget = (await fieldData(db).rawBytes()) + 256 * 1024;
+    let budgeted = await siteWith(configWith({}, budget));
+    site = budgeted.site;
+    const ticket = await ticketFrom('192.0.2.77');
+    for (let sent = 0; sent < 5000; sent += 25) {
+      const statuses = await Promise.all(
+        Array.from({ length: 25 }, () => report('192.0.2.77', { error: false, cookie: ticket, version: before })),
+      );
+      expect(statuses.every((status) => status === 204)).toBe(true);
+    }
+    const nonce = nonceOfCookie(ticket);
+    expect(await db.selectFrom('field_counted').select('ticket').where('ticket', '=', nonce).execute()).toHaveLength(1);
+    // The budget is measured once a minute: a restart measures it at once.
+    await budgeted.app.close();
+    budgeted = await siteWith(configWith({}, budget));
+    site = budgeted.site;
+    writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = "a build that errs";');
+    const broken = (await release(settings, 'legal', { prebuilt: true, force: { reason: 'unit test' } })).to;
+    for (let network = 1; network <= 30; network++) {
+      const address = `100.80.${network}.1`;
+      expect(await report(address, { error: true, cookie: await ticketFrom(address), version: broken })).toBe(204);
+    }
+    const [rolled] = await watch();
+    expect(rolled).toMatchObject({ remote: 'legal', from: broken });
+    await budgeted.app.close();
+    site = shared;
+  });
 });
 
 describe('forged field data against a staged rollout', { timeout: 120_000 }, () => {
