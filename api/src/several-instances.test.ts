@@ -1,7 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimDue, releaseOwnClaims, whileClaimed, takeLease } from './db/claims.ts';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { claimDue, holderOf, releaseClaimsOfGone, whileClaimed, takeLease } from './db/claims.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
-import { deliverDueEmails, messageIdOf, type MailTransport } from './mail/outbox.ts';
+import { createTransport, deliverDueEmails, messageIdOf, type MailTransport } from './mail/outbox.ts';
+import { startSmtpSink } from '../test/smtp-sink.ts';
 import { postgresDatabase, postgresServer } from '../test/databases.ts';
 import { testApi } from '../test/app.ts';
 
@@ -115,17 +118,57 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     await db.destroy();
   });
 
-  it('take back their own claims at once when they start again, and only theirs', async () => {
+  it('take back at start the claims of their earlier process once it is gone, and none of a live one of the same name', async () => {
     const db = await open();
-    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
-    await deletionRequests(db).submit({ name: 'B', email: 'bo@example.com', reason: 'r' });
+    for (const name of ['A', 'B', 'C']) {
+      await deletionRequests(db).submit({ name, email: `${name}@example.com`, reason: 'r' });
+    }
     const now = new Date();
-    const [first] = await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 1, holder: 'host:3001' });
-    await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 1, holder: 'host:3002' });
-    // host:3001 was killed mid-batch and starts again: its email is due at once, host:3002's keeps its lease.
-    expect(await releaseOwnClaims(db, 'host:3001')).toBe(1);
-    const again = await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 20, holder: 'host:3001' });
-    expect(again.map((row) => row.id)).toEqual([first!.id]);
+    // host:3001's earlier process was killed mid-batch (its pid runs no more); host:3002's still runs (this one).
+    const gonePid = spawnSync(process.execPath, ['-e', '']).pid;
+    const dead = holderOf('host:3001', `${hostname()}/${gonePid}/aaaaaa`);
+    const [first] = await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 1, holder: dead });
+    await claimDue(db, 'email_outbox', { now, leaseMs: 60_000, limit: 1, holder: holderOf('host:3002') });
+    // A second process named host:3002 starts beside the first (a copied unit file): it takes back nothing.
+    expect(await releaseClaimsOfGone(db, 'host:3002')).toBe(0);
+    // host:3001 starts again: its earlier process's email is due at once, host:3002's keeps its lease.
+    expect(await releaseClaimsOfGone(db, 'host:3001')).toBe(1);
+    const again = await claimDue(db, 'email_outbox', {
+      now,
+      leaseMs: 60_000,
+      limit: 20,
+      holder: holderOf('host:3001'),
+    });
+    expect(again.map((row) => row.id)).toEqual([first!.id, first!.id + 2]);
+    // Two processes never share a holder, whatever their names.
+    expect(holderOf('host:3001')).not.toBe(holderOf('host:3001'));
+    await db.destroy();
+  });
+
+  it('abort a send at its deadline, a third of the lease, so that a mail server slow at every command never gets one email twice', async () => {
+    const db = await open();
+    for (let index = 0; index < 4; index++) {
+      await deletionRequests(db).submit({ name: 'A', email: `crawl-${index}@example.com`, reason: 'r' });
+    }
+    // Each command answered after 600 ms: a send takes over 1.2 s, past a 900 ms lease.
+    const sink = await startSmtpSink({ commandDelayMs: 600 });
+    const transport = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '/nonexistent' });
+    const worker = async (holder: string) => {
+      for (const until = Date.now() + 4_000; Date.now() < until;) {
+        await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 900, holder);
+        await db
+          .updateTable('email_outbox')
+          .set({ next_attempt_at: new Date(0).toISOString() })
+          .execute();
+      }
+    };
+    await Promise.all([worker(holderOf('one')), worker(holderOf('two'))]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // whatever a closed connection still had in flight
+    const ids = sink.received.map((email) => email.messageId);
+    expect(ids).toEqual([...new Set(ids)]);
+    const rows = await db.selectFrom('email_outbox').select(['sent_at', 'last_error']).execute();
+    expect(rows.every((row) => row.sent_at === null && /abort/i.test(row.last_error ?? ''))).toBe(true);
+    await sink.close();
     await db.destroy();
   });
 

@@ -9,16 +9,21 @@ export interface ReceivedEmail {
 
 /**
  * A real SMTP server on 127.0.0.1 that keeps every message it receives, in order. `delayMs` makes it a slow mail
- * server: each message is acknowledged that much later.
+ * server: each message is acknowledged that much later; `commandDelayMs` answers the sender and each recipient that
+ * much later (a server slow at every command, each answer inside the client's idle timeout).
  */
 export async function startSmtpSink({
   delayMs = 0,
+  commandDelayMs = 0,
   port = 0,
   received = [] as ReceivedEmail[],
-}: { delayMs?: number; port?: number; received?: ReceivedEmail[] } = {}) {
+}: { delayMs?: number; commandDelayMs?: number; port?: number; received?: ReceivedEmail[] } = {}) {
+  const later = (callback: () => void) => (commandDelayMs ? setTimeout(callback, commandDelayMs) : callback());
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onMailFrom: (_address, _session, callback) => later(() => callback()),
+    onRcptTo: (_address, _session, callback) => later(() => callback()),
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));

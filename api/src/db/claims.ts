@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
@@ -69,13 +71,47 @@ export async function* whileClaimed<T extends { id: number }>(
   }
 }
 
-/** Lets go of what `holder` claimed and did not finish: a restarted instance takes back its own rows at once. */
-export async function releaseOwnClaims(db: Db, holder: string) {
+/**
+ * Who holds a claim: this instance's name (INSTANCE_NAME) and a boot id, its host, process and a random tag, so that
+ * two live processes never share one, whatever their names: `name#host/pid/tag`.
+ */
+export const holderOf = (name: string, boot = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`) =>
+  `${name}#${boot}`;
+
+/**
+ * Whether the process that held `holder` is gone for sure: a process of this host whose pid runs no more. Anything
+ * else (another host, a live pid, a name without a boot id) may still be sending: its claims wait out their lease.
+ */
+export function holderGone(holder: string): boolean {
+  const [host, pid] = (holder.split('#')[1] ?? '').split('/');
+  if (host !== hostname() || !pid || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Lets go of what earlier processes of instance `name` claimed and did not finish, when they are gone for sure
+ * (`isGone`): a restarted instance takes back its own rows at once; a second live process of the same name takes
+ * nothing from the first.
+ */
+export async function releaseClaimsOfGone(db: Db, name: string, isGone: (holder: string) => boolean = holderGone) {
   let released = 0;
+  const prefix = `${name.replace(/[\\%_]/g, (character) => `\\${character}`)}#%`;
   for (const [queue, done] of Object.entries(queues)) {
-    const result = await sql`update ${sql.table(queue)} set claimed_until = null
-      where claimed_by = ${holder} and claimed_until is not null and ${sql.ref(done)} is null`.execute(db);
-    released += Number(result.numAffectedRows ?? 0);
+    const { rows } = await sql<{ holder: string }>`select distinct claimed_by as holder from ${sql.table(queue)}
+      where claimed_by like ${prefix} escape '\\' and claimed_until is not null and ${sql.ref(done)} is null`.execute(
+      db,
+    );
+    for (const { holder } of rows) {
+      if (!isGone(holder)) continue;
+      const result = await sql`update ${sql.table(queue)} set claimed_until = null
+        where claimed_by = ${holder} and claimed_until is not null and ${sql.ref(done)} is null`.execute(db);
+      released += Number(result.numAffectedRows ?? 0);
+    }
   }
   return released;
 }

@@ -48,6 +48,8 @@ export interface MailTransport {
     html: string;
     id: number;
     messageId: string;
+    /** Aborts the send (its connection closed) when it is past its deadline. */
+    signal?: AbortSignal;
   }): Promise<void>;
   describe: string;
 }
@@ -77,8 +79,7 @@ export function writeDurably(path: string, data: Buffer | string) {
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
-    // Bounded waits, so that a send ends within the two thirds of the claim's lease left when it starts (see
-    // whileClaimed).
+    // Bounded waits per phase; the whole send is bounded by its deadline (the signal, see `sendDeadlineMs`).
     const transporter: Transporter = nodemailer.createTransport({
       url: smtpUrl,
       connectionTimeout: 5_000,
@@ -87,8 +88,8 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
     });
     return {
       describe: `SMTP ${new URL(smtpUrl).host}`,
-      async send({ from, to, subject, text, html, messageId }) {
-        await transporter.sendMail({ from, to, subject, text, html, messageId });
+      async send({ from, to, subject, text, html, messageId, signal }) {
+        await transporter.sendMail({ from, to, subject, text, html, messageId, ...(signal && { signal }) });
       },
     };
   }
@@ -111,6 +112,14 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
  * runs): a worker that dies delays its emails by this much at most.
  */
 export const defaultLeaseMs = 30_000;
+
+/**
+ * How long one send may take, all of it (connection, each command, the message): a third of the lease. A claim is
+ * renewed every third of its lease (`whileClaimed`), so a send starts with at least two thirds left and ends, or is
+ * aborted with its connection closed, a third before the claim could lapse and another instance send it again (a
+ * mail server answering each command just inside its timeout once made one send outlast the lease).
+ */
+export const sendDeadlineMs = (leaseMs: number) => Math.floor(leaseMs / 3);
 
 /**
  * One Message-ID per queued email, the same on every attempt: a mail system that receives it twice (a worker died
@@ -142,7 +151,8 @@ export async function deliverDueEmails(
       const { id, to_address: to, subject, body_text: text } = email;
       // The HTML part is made now, from the text: a new request writes the text alone (see contentFromText).
       const { html } = renderEmail(contentFromText(subject, text));
-      await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from) });
+      const signal = AbortSignal.timeout(sendDeadlineMs(leaseMs));
+      await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from), signal });
     } catch (error) {
       lastError = String(error).slice(0, 500);
       const attempts = email.attempts + 1;

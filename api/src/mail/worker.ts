@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../config.ts';
-import { releaseOwnClaims, takeLease } from '../db/claims.ts';
+import { holderOf, releaseClaimsOfGone, takeLease } from '../db/claims.ts';
 import { faultReason, isDatabaseAway, outageLog, sawDatabaseFault } from '../db/faults.ts';
 import type { Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
@@ -28,9 +28,10 @@ export function startOutboxWorker(
   const transport = createTransport(config);
   let running: Promise<void> | undefined;
   let stopped = false;
-  // Which instance holds the purge's lease and the queues' claims, in the tables every instance reads: the same name
-  // after a restart, so that the instance takes back its own claims at once.
-  const instance = config.instanceName;
+  // Which process holds the purge's lease and the queues' claims, in the tables every instance reads: the instance's
+  // name and this process's boot id, so that a restarted instance knows its earlier claims (and takes them back at
+  // once, the process that held them being gone) and a second process of the same name never takes the first's.
+  const instance = holderOf(config.instanceName);
   let ownClaimsReleased = false;
 
   // What fails now, said once at warn when it starts and once when it ends, not at every run: the database, sending
@@ -49,7 +50,7 @@ export function startOutboxWorker(
     running = (async () => {
       try {
         if (!ownClaimsReleased) {
-          const released = await releaseOwnClaims(db, instance);
+          const released = await releaseClaimsOfGone(db, config.instanceName);
           ownClaimsReleased = true;
           if (released) log.warn({ released, instance }, 'took back what this instance claimed before it restarted');
         }
