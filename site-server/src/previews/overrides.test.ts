@@ -75,7 +75,28 @@ describe('local remote overrides (pnpm dev:remote --against)', () => {
     expect(page.body).not.toContain('Local:');
     expect(String(page.headers['content-security-policy'])).not.toContain('localhost:5175');
     expect(String(page.headers['set-cookie'])).toMatch(/^override-vendor=; Max-Age=0/);
-    expect(logs.filter((line) => line.msg === 'Remote override ignored in production')).toHaveLength(2);
+    // The link and the cookie, from one client for one remote: said once that minute, with the reason.
+    expect(logs.filter((line) => line.msg === 'Remote override ignored')).toEqual([
+      expect.objectContaining({ remote: 'vendor', reason: 'production' }),
+    ]);
+  });
+
+  it('in production, logs an override cookie by its remote and a reason, never its value, once per client and minute', async () => {
+    await production.listen({ port: 0, host: '127.0.0.1' });
+    const site = `http://127.0.0.1:${(production.server.address() as { port: number }).port}`;
+    const long = `http://localhost:5175/${'x'.repeat(3000)}/remoteEntry.js`;
+    const cookie = ['consumer', 'business', 'legal', 'account']
+      .map((folder) => `override-${folder}=${long}`)
+      .join('; ');
+    logs.length = 0;
+    for (let i = 0; i < 5; i++) {
+      const page = await fetch(`${site}/privacy`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      await page.arrayBuffer();
+    }
+    const ignored = logs.filter((line) => line.msg === 'Remote override ignored');
+    expect(ignored.map((line) => line.remote).sort()).toEqual(['account', 'business', 'consumer', 'legal']);
+    expect(JSON.stringify(logs)).not.toContain('xxxxxxxx');
   });
 
   it('takes an entry on this machine only, and a remote that exists', async () => {

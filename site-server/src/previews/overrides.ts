@@ -9,6 +9,7 @@ import {
   type RemotesManifest,
 } from '@gift/federation';
 import { escapeHtml, safePath } from './preview.ts';
+import { ignoredCookieLog } from './ignored-cookies.ts';
 
 /**
  * Local overrides (`pnpm dev:remote <remote> --against <site>`): a developer's browser composes a deployed site with
@@ -84,6 +85,7 @@ const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const };
 
 export function registerOverrides(app: FastifyInstance, role: SiteRole): Overrides {
   const honoured = role !== 'production';
+  const ignored = ignoredCookieLog('Remote override ignored');
 
   app.get(overridePath, async (request, reply) => {
     const { remote, entry } = request.query as Record<string, unknown>;
@@ -92,7 +94,7 @@ export function registerOverrides(app: FastifyInstance, role: SiteRole): Overrid
     const [landing] = name ? routesOf(name).filter((route) => !route.path.includes('*')) : [];
     reply.header('Cache-Control', 'no-store');
     if (!honoured) {
-      request.log.warn({ remote, entry }, 'Remote override ignored in production');
+      ignored(request, name ?? 'unknown', 'production');
       return reply.redirect(landing?.path ?? '/', 303);
     }
     if (!name || !local) {
@@ -122,10 +124,7 @@ export function registerOverrides(app: FastifyInstance, role: SiteRole): Overrid
           overrides.push({ remote, entry });
           continue;
         }
-        request.log.warn(
-          { remote, entry: value },
-          honoured ? 'Remote override ignored: not an entry on this machine' : 'Remote override ignored in production',
-        );
+        ignored(request, remote, honoured ? 'not an entry on this machine' : 'production');
         reply.clearCookie(cookieName(remote), cookieOptions);
       }
       return overrides;

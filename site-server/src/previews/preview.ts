@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routesOf } from '@gift/content';
 import { remoteNames, remotes, type RemoteName, type RemotesManifest } from '@gift/federation';
 import { plainPage } from '../pages/plain-page.ts';
+import { ignoredCookieLog } from './ignored-cookies.ts';
 import {
   checkedSecret,
   endPreviewPath,
@@ -67,6 +68,7 @@ export function registerPreviews(
 ): Previews {
   if (!secret) return { grantsOf: () => [] };
   checkedSecret(secret);
+  const ignored = ignoredCookieLog('Preview cookie ignored');
 
   // `__Host-` on https: a cookie only this origin can have set, for every path, never a subdomain's.
   const cookieName = (request: FastifyRequest, remote: RemoteName) =>
@@ -146,7 +148,7 @@ export function registerPreviews(
           continue;
         }
         // Forged, expired, tampered with, for another remote, or a version that is gone: the live build is served.
-        request.log.warn({ remote, reason: why ?? 'another remote' }, 'Preview cookie ignored');
+        ignored(request, remote, why ?? 'another remote');
         reply.clearCookie(name, cookieOptions(request));
       }
       return grants;
