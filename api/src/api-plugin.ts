@@ -62,6 +62,18 @@ export async function apiPlugin(
     done(null, null),
   );
 
+  // A compressed request body is refused before it is read: no browser sends one (beacons, pings and form posts go as
+  // they are), and inflating what anyone sends would cost memory and time for nothing.
+  app.addHook('onRequest', async (request, reply) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding && encoding.trim().toLowerCase() !== 'identity') {
+      return reply.code(415).send({
+        error: 'Unsupported Media Type',
+        message: 'Compressed request bodies are not accepted: send the body uncompressed.',
+      });
+    }
+  });
+
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: 'Not Found', message: `No API route ${request.method} ${request.url}` }),
   );

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databaseName, type Db } from '../db/database.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
-import { main } from './requests.ts';
+import { csvCell, main } from './requests.ts';
 
 /** What an operator's terminal would receive from one CLI command. */
 async function terminal(...args: string[]): Promise<string> {
@@ -51,6 +51,13 @@ describe('the operators’ CLI', () => {
     const output = await terminal(...args());
     // Any control character but a line break or a tab, or a mark that reorders text.
     expect(output).not.toMatch(/[^\P{Cc}\n\t]|[\u202a-\u202e]/u);
+  });
+
+  it('neutralises a spreadsheet formula at the start of a CSV cell, in its full-width forms too', () => {
+    for (const formula of ['=HYPERLINK("x")', '+1', '-1', '@SUM(A1)', '＝HYPERLINK("x")', '＋1', '－1', '＠SUM(A1)']) {
+      expect(csvCell(formula), formula).toBe(`"'${formula.replace(/"/g, '""')}"`);
+    }
+    expect(csvCell('Please delete my account = now')).toBe('"Please delete my account = now"');
   });
 
   it('prints JSON that parses back to what is stored', async () => {

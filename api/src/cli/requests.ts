@@ -35,11 +35,15 @@ Uses the same DATABASE_URL / DATA_DIR as the service.`;
 
 const moves: Record<string, RequestStatus> = { start: 'in_progress', complete: 'completed', reject: 'rejected' };
 
-function csvCell(value: string | number): string {
+/**
+ * A CSV cell, quoted always, a spreadsheet formula in free text neutralised: a cell that starts with = + - @, a tab or
+ * a carriage return, or their full-width forms (＝ ＋ － ＠, which spreadsheets with East Asian input read as the
+ * same), gets a leading apostrophe (OWASP's CSV injection advice).
+ */
+export function csvCell(value: string | number): string {
   if (typeof value === 'number') return `"${value}"`;
   const text = printable(value, { multiline: true });
-  // Quote always; neutralise spreadsheet formulas in free text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  const safe = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 

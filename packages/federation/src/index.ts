@@ -81,6 +81,12 @@ export const ssrOutDir = 'dist/ssr';
 /** A published build's Subresource Integrity of each script and stylesheet, by its path in the build. */
 export const integrityFile = 'integrity.json';
 
+/** A script a browser may load, whatever its build named it: `.js`, `.mjs` or `.cjs`. */
+export const isScriptFile = (path: string) => /\.[mc]?js$/.test(path);
+
+/** What a build's integrity pins: every script and stylesheet. */
+export const isPinnedFile = (path: string) => isScriptFile(path) || path.endsWith('.css');
+
 /** The modules host and remotes share as one copy each: one React, one router, one store. */
 export const sharedSingletons = {
   react: { singleton: true, requiredVersion: '^19.0.0' },

@@ -155,6 +155,8 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
 /** Compression of the answers not already compressed (pages kept in memory and built files carry their own). */
 export const answerCompression: FastifyCompressOptions = {
   global: true,
+  // Answers only: a request's compressed body is refused by the API (415), never inflated.
+  globalDecompression: false,
   threshold: 1024,
   // What pages.ts keeps compressed offers these two; the rest is compressed here per answer, with the same choice.
   encodings: ['br', 'gzip'],

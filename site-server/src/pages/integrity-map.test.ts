@@ -20,6 +20,8 @@ function released() {
       'remoteEntry.js': sri('entry'),
       'assets/vendor-page-1.js': sri('page'),
       'assets/vendor-page-1.css': sri('css'),
+      // A build that names its chunks .mjs: pinned alike.
+      'assets/vendor-chunk-2.mjs': sri('chunk'),
     }),
   );
   const assets = { js: { sync: ['assets/vendor-page-1.js'], async: [] }, css: { sync: ['assets/vendor-page-1.css'] } };
@@ -39,6 +41,7 @@ describe('what a page checks its released remotes’ files against', () => {
         [entry]: sri('entry'),
         [`${entry}?retry=1`]: sri('entry'),
         [`${cdn}vendor/${version}/assets/vendor-page-1.js`]: sri('page'),
+        [`${cdn}vendor/${version}/assets/vendor-chunk-2.mjs`]: sri('chunk'),
       },
     });
     // A remote without recorded integrity (a workspace's build) is not named: it loads as before.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   integrityElementId,
+  isScriptFile,
   retryQuery,
   type RemoteName,
   type RemotesIntegrity,
@@ -59,7 +60,7 @@ export function pageIntegrity({
       // No federation manifest: its scripts are still checked; its stylesheets load as the remote loads them.
     }
     const scripts = Object.entries(integrity)
-      .filter(([path]) => path.endsWith('.js'))
+      .filter(([path]) => isScriptFile(path))
       .map(([path, value]): [string, string] => [base + path, value]);
     const entryIntegrity = integrity['remoteEntry.js'];
     if (entryIntegrity) scripts.push([`${entry}${entry.includes('?') ? '&' : '?'}${retryQuery}`, entryIntegrity]);

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { integrityFile, remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
+import { integrityFile, isPinnedFile, remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
 import { ReleaseError } from '../ledger/ledger.ts';
 import { buildLimits, type BuildLimits } from '../ledger/build-limits.ts';
 import { ledgerOf, versionsDir, type ReleaseSettings } from '../ledger/switches.ts';
@@ -42,7 +42,7 @@ export function filesOf(dir: string): Map<string, string> {
 export function writeIntegrity(dir: string, files: Map<string, string>) {
   const integrity = Object.fromEntries(
     [...files]
-      .filter(([path]) => /\.(js|css)$/.test(path) && !path.split(sep).includes('ssr'))
+      .filter(([path]) => isPinnedFile(path) && !path.split(sep).includes('ssr'))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([path, hex]) => [path.split(sep).join('/'), `sha256-${Buffer.from(hex, 'hex').toString('base64')}`]),
   );

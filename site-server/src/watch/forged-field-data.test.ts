@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -265,6 +266,33 @@ describe('floods of what the API accepts', { timeout: 120_000 }, () => {
     for (let host = 1; host <= 170; host++) spread.push(await ping(`198.18.7.${host}`));
     expect(spread.filter((status) => status === 429)).toHaveLength(10);
     await limited.app.close();
+  });
+
+  it('a compressed body is refused before it is read, a gzip bomb too: 415 and what to do', async () => {
+    const json = JSON.stringify({
+      route: '/privacy',
+      remote: 'legal',
+      version: before,
+      shell: 'x',
+      viewport: 'phone',
+      entries: [],
+    });
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024));
+    for (const [path, body] of [
+      ['/api/rum', gzipSync(json)],
+      ['/api/rum', bomb],
+      ['/api/delete-account', bomb],
+    ] as const) {
+      const response = await fetch(`${site}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body,
+      });
+      expect(response.status, path).toBe(415);
+      expect(await response.json()).toMatchObject({
+        message: expect.stringMatching(/^Compressed request bodies are not accepted/),
+      });
+    }
   });
 
   it('5,000 reports replaying one ticket leave one view: a release erring for 30 networks is still rolled back', async () => {
