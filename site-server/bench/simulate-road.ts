@@ -1,4 +1,4 @@
-import { simulateRoad } from '../src/watch/simulate-road.ts';
+import { simulateRoad } from '../src/watch/test-road.ts';
 
 /**
  * `pnpm simulate:road`: the release watch's verdicts over the whole road (see `simulateRoad`), SIM_ROAD_RUNS runs a row

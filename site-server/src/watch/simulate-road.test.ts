@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulateRoad } from './simulate-road.ts';
+import { simulateRoad } from './test-road.ts';
 
 /**
  * The whole road once a row (`pnpm simulate:road` runs 25 and prints the rates): page answers' tickets, beacons, the

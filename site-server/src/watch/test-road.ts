@@ -1,3 +1,5 @@
+// The whole road as tests and `pnpm simulate:road` drive it: a site server, its releases and its watch (a test-*.ts file:
+// it builds what the watch itself may not import).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
