@@ -143,3 +143,27 @@ test("a click on the vendor portal's link counts as its view's goal, with or wit
   expect(new Set(rows.map((row) => row.ticket))).toEqual(new Set(nonces));
   expect(rows.every((row) => row.goal === 'portal-click' && row.counted === 0)).toBe(true);
 });
+
+test('each view counts with its own ticket: two tabs of one page and a reload, each left while another page of the remote loads', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const [first, second] = [await context.newPage(), await context.newPage()];
+  /** Loads `path` in `page` until it runs, and the nonce of the ticket its answer gave the view. */
+  const load = async (page: Page, path: string | 'reload') => {
+    const answer = path === 'reload' ? await page.reload() : await page.goto(path);
+    await expect(page.locator('html[data-ready="true"]')).toBeAttached();
+    const ticket = /view-ticket;desc="([^"]+)"/.exec(answer!.headers()['server-timing'] ?? '')?.[1];
+    expect(ticket, `${path}: the answer's view ticket`).toBeDefined();
+    return nonceOf(ticket!);
+  };
+  const nonces = [await load(first, '/privacy'), await load(second, '/privacy'), await load(first, 'reload')];
+  // Each view is left while a page of the same remote loads: its beacon goes after that page's answer set the cookie.
+  await load(second, '/terms');
+  await load(first, '/terms');
+  expect(new Set(nonces).size).toBe(3);
+  await expect
+    .poll(() => ticketRows(dataDir, nonces).filter((row) => row.counted === 1 && row.goal === null).length)
+    .toBe(3);
+  await context.close();
+});
