@@ -23,5 +23,6 @@ export {
   type ExperimentUnderWay,
 } from './field-data/experiment-days.ts';
 export { type ExperimentVerdict } from './judge/experiment.ts';
+export { seeded } from './judge/simulate.ts';
 export { queueRollbackWebhook, queueRolloutWebhook } from './webhooks/queue.ts';
 export { printable } from './cli/printable.ts';

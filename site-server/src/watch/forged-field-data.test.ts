@@ -9,7 +9,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fieldData, openMigratedDatabase, readConfig, type Db } from 'api';
 import { release, type ReleaseSettings } from '../releases/release.ts';
-import { createSiteServer } from '../server.ts';
+import { listeningSite } from './test-road.ts';
 import { ledgerOf } from '../ledger/switches.ts';
 import { watchReleases } from './release-watch.ts';
 import { watchRollouts } from './rollout-watch.ts';
@@ -116,17 +116,7 @@ const configWith = (env: Record<string, string>, budget?: number) => ({
 });
 
 /** A site server of these releases on `db`, listening. */
-async function siteWith(config: ReturnType<typeof configWith>) {
-  const server = await createSiteServer({
-    root,
-    remotesDir: settings.remotesDir,
-    manifestFile: settings.manifestFile,
-    trustProxy: config.trustProxy,
-    api: { db, config },
-  });
-  await server.listen({ port: 0, host: '127.0.0.1' });
-  return { app: server, site: `http://127.0.0.1:${(server.server.address() as { port: number }).port}` };
-}
+const siteWith = (config: ReturnType<typeof configWith>) => listeningSite(settings, db, config);
 
 beforeAll(async () => {
   writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { openMigratedDatabase, readConfig } from 'api';
+import { openMigratedDatabase, readConfig, seeded, type ApiConfig, type Db } from 'api';
 import { ticketOfTiming } from '@gift/contracts/field-data';
 import { release, type ReleaseSettings } from '../releases/release.ts';
 import { createSiteServer } from '../server.ts';
@@ -24,16 +24,34 @@ import { watchReleases } from './release-watch.ts';
  * have a good release rolled back), against a bad one none do (to keep it live). A row counts the runs whose verdict
  * is wrong: a rollback of equal versions, or a bad version left live.
  */
-/** A seeded generator (mulberry32): a run's traffic is the same however often it is run. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+/** A workspace of legal alone in a new folder, for releases of made-up builds: its settings and how to write a file. */
+export function legalWorkspace(prefix: string) {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const settings: ReleaseSettings = {
+    root,
+    remotesDir: join(root, 'deployed'),
+    manifestFile: join(root, 'remotes.json'),
   };
+  const writeFile = (path: string, content: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, content);
+  };
+  writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
+  writeFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
+  return { root, settings, writeFile };
+}
+
+/** A site server of `settings`' releases with the API on `db`, listening on 127.0.0.1: it and its address. */
+export async function listeningSite(settings: ReleaseSettings, db: Db, config: ApiConfig) {
+  const app = await createSiteServer({
+    root: settings.root,
+    remotesDir: settings.remotesDir,
+    manifestFile: settings.manifestFile,
+    trustProxy: config.trustProxy,
+    api: { db, config },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, site: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }
 
 export interface RoadRow {
@@ -64,29 +82,10 @@ export async function simulateRoad({
   adversaries?: number[];
   onRow?: (row: RoadRow) => void;
 }): Promise<RoadRow[]> {
-  const root = mkdtempSync(join(tmpdir(), 'simulate-road-'));
-  const settings: ReleaseSettings = {
-    root,
-    remotesDir: join(root, 'deployed'),
-    manifestFile: join(root, 'remotes.json'),
-  };
-  function writeFile(path: string, content: string) {
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, content);
-  }
-  writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
-  writeFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
+  const { root, settings, writeFile } = legalWorkspace('simulate-road-');
   const config = { ...readConfig({ DATA_DIR: join(root, 'data'), TRUST_PROXY: '1' }), requestTimeoutMs: 5_000 };
   const db = await openMigratedDatabase(config);
-  const app = await createSiteServer({
-    root,
-    remotesDir: settings.remotesDir,
-    manifestFile: settings.manifestFile,
-    trustProxy: config.trustProxy,
-    api: { db, config },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const site = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const { app, site } = await listeningSite(settings, db, config);
   const log = { warn: () => {}, error: () => {} } as unknown as FastifyBaseLogger;
 
   let builds = 0;
@@ -153,7 +152,7 @@ export async function simulateRoad({
 
   /** One run: the wrong verdict it ended in, if any. */
   async function simulate(run: number, bad: boolean, adversaryNetworks: number): Promise<boolean> {
-    const draw = random(run * 7919 + (bad ? 1 : 0));
+    const draw = seeded(run * 7919 + (bad ? 1 : 0));
     const rate = draw() * 0.02;
     const before = await releaseBuild();
     const address = (network: number, host: number) => `10.${run % 250}.${network}.${host}`;
