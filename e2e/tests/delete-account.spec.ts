@@ -42,6 +42,25 @@ test.describe('delete account', () => {
     expect(posts).toEqual([]);
   });
 
+  test('an empty form asks for all fields in the spec’s words, not the browser’s, and sends nothing', async ({ page }) => {
+    const posts: string[] = [];
+    page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()));
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page.locator('p[role="status"]')).toHaveText('Please fill in all fields.');
+    expect(posts).toEqual([]);
+  });
+
+  test('a request without a name is sent: only the email and the reason are asked for', async ({ page }) => {
+    await page.getByLabel('Email Address').fill(`e2e-noname-${Date.now()}@example.com`);
+    await page.getByLabel('Reason for Deleting').fill('I no longer need it.');
+    const [response] = await Promise.all([
+      page.waitForResponse('**/api/delete-account'),
+      page.getByRole('button', { name: 'Submit Request' }).click(),
+    ]);
+    expect(response.status()).toBe(202);
+    await expect(page.locator('p[role="status"]')).toHaveText('Your account deletion request has been submitted.');
+  });
+
   test('a valid request reaches the operators, clears the form and confirms', async ({ page }) => {
     const email = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
     await fill(page, email.toUpperCase());
