@@ -42,7 +42,9 @@ test.describe('delete account', () => {
     expect(posts).toEqual([]);
   });
 
-  test('an empty form asks for all fields in the spec’s words, not the browser’s, and sends nothing', async ({ page }) => {
+  test('an empty form asks for all fields in the spec’s words, not the browser’s, and sends nothing', async ({
+    page,
+  }) => {
     const posts: string[] = [];
     page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()));
     await page.getByRole('button', { name: 'Submit Request' }).click();
