@@ -174,8 +174,11 @@ export function fieldDataIntake(
       const ticket =
         (carried && tickets.read(carried, report)) ||
         (tickets.read(request.cookies?.[ticketCookie(report.remote)], report) ?? null);
-      if (report.goal)
-        return ticket !== null && void (await reached({ ...report, ticket, goal: report.goal }, request));
+      if (report.goal) {
+        // A beacon that says its view reached a goal: the goal's row, as a link's ping would make it.
+        if (ticket !== null) await reached({ ...report, ticket, goal: report.goal }, request);
+        return;
+      }
       const first = ticket !== null && report.view === true && !(await data.ticketSeen({ ...report, ticket }));
       const weight = await budget.weightOfNext(first);
       const raw = weight > 0 && (first || withinUnticketed(report, at));
@@ -191,7 +194,7 @@ export function fieldDataIntake(
         ticket: toView ? ticket : null,
         weight: raw ? weight : 0,
       });
-      if (first) metrics?.counted(report.remote, report.version);
+      if (first && weight > 0) metrics?.counted(report.remote, report.version);
     },
 
     /**

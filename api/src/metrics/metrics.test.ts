@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
 import { sqliteDatabase } from '../../test/databases.ts';
 import { postTo, testApi, validBody } from '../../test/app.ts';
+import { viewTickets } from '../field-data/tickets.ts';
+import { readConfig } from '../config.ts';
 
 let db: Db;
 let app: FastifyInstance;
@@ -90,6 +92,19 @@ describe('GET /metrics on the API', () => {
     expect(valueOf(text, 'api_field_data_max_bytes')).toBe(1024 * 1024 * 1024);
     // Without a view ticket the report is stored but no view is counted.
     expect(text).not.toContain('api_field_data_views_total{');
+  });
+
+  it('counts a view once however often its ticket is brought back', async () => {
+    await start();
+    const ticket = viewTickets(readConfig({}).cookieSecrets).issue({
+      remote: 'vendor',
+      version: 'v1',
+      route: '/vendor',
+    });
+    for (let i = 0; i < 5; i++) {
+      expect((await postTo(app, '/api/rum', { ...report, ticket: ticket.value })).statusCode).toBe(204);
+    }
+    expect(valueOf((await scrape()).body, 'api_field_data_views_total{remote="vendor",version="v1"}')).toBe(1);
   });
 
   it('is for this machine or the bearer of METRICS_TOKEN: anyone else, or a request a proxy forwarded, gets 404', async () => {
