@@ -1,6 +1,6 @@
 /**
  * What field data costs a visitor. Bytes: the shell's JavaScript as built, against the same shell built with
- * VITE_FIELD_DATA=off (no collector, no web-vitals chunk), brotli; budget 3 KiB. The chunks' content hashes in the
+ * VITE_FIELD_DATA=off (no collector, no web-vitals chunk), brotli; budget 3,200 B. The chunks' content hashes in the
  * names one chunk imports by are written as one placeholder in both builds before compressing: a hash changes with the
  * checkout's path (the federation plugin's entry is named after it) and brotli packs 8 random characters anywhere from
  * 0 to 30 bytes differently, so CI measured 3,087 B in /check/work/main where /work/main measured 3,061 B of the same
@@ -25,7 +25,10 @@ const port = Number(process.env.FIELD_DATA_PORT ?? 4345);
 const base = `http://127.0.0.1:${port}`;
 // PERF_MODE=budgets (CI): the bytes alone; the tasks' timing is `pnpm bench`'s.
 const runs = Number(process.env.RUNS ?? (budgetsOnly ? 0 : 3));
-const budgets = { bytes: 3 * 1024, taskMs: 20 };
+// 3,072 B until 2026-12-02; the collector now keeps its view's own ticket (the load's Server-Timing, a link's
+// /rum-ticket answer) and sends it with the beacon, so that the release watch counts a view left by a full load of
+// another page of its remote (issue 75): about 100 B more.
+const budgets = { bytes: 3200, taskMs: 20 };
 const shell = fileURLToPath(new URL('../../shell/', import.meta.url));
 
 /** A chunk's name as another imports it, `index-DD_zYIdl.js` or `mf-entry-bootstrap-0-2db38781.js`: its hash. */

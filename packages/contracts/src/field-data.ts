@@ -89,8 +89,8 @@ export const fieldReportSchema = {
     viewport: { type: 'string', enum: ['phone', 'desktop'] },
     view: { type: 'boolean' },
     goal: { type: 'string', enum: goalNames },
-    /** The view's ticket, as its page's answer gave it (`viewTicketTiming`); else the cookie's is read. */
-    ticket: { type: 'string', minLength: 1, maxLength: 600, pattern: '^[A-Za-z0-9_.-]+$' },
+    /** The view's ticket, as its page's answer gave it (`viewTicketTiming`); empty or absent: the cookie's is read. */
+    ticket: { type: 'string', maxLength: 600, pattern: '^[A-Za-z0-9_.-]*$' },
     entries: {
       type: 'array',
       maxItems: maxEntries,

@@ -36,7 +36,7 @@ describe('field data', () => {
 describe('a view reached by a client-side link', () => {
   it('asks the site for its ticket, as a first load brings one; the not-found page has none to ask for', () => {
     const sendBeacon = vi.fn((_url: string, _data?: string) => true);
-    const fetch = vi.fn(async (_url: string) => new Response(null, { status: 204 }));
+    const fetch = vi.fn(async (_url: string) => new Response(''));
     vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0', doNotTrack: null, sendBeacon });
     vi.stubGlobal('fetch', fetch);
     startFieldData();
@@ -56,9 +56,7 @@ describe("a view's ticket", () => {
     ]);
     vi.stubGlobal(
       'fetch',
-      vi.fn(
-        async () => new Response(null, { status: 204, headers: { 'server-timing': 'view-ticket;desc="second.view"' } }),
-      ),
+      vi.fn(async () => new Response('second.view')),
     );
     startFieldData();
     fieldDataView('/vendor'); // the landing view's beacon goes, then /vendor asks for its own

@@ -4,9 +4,7 @@ import {
   maxEntries,
   maxMessage,
   notFoundRoute,
-  ticketOfTiming,
   viewTicketPath,
-  viewTicketTiming,
   type FieldEntry,
   type FieldReport,
 } from '@gift/contracts/field-data';
@@ -44,7 +42,7 @@ interface View {
   /** Whether the view's first beacon, which counts it, has gone. */
   counted: boolean;
   /** The view's own ticket, as the site's answer gave it: its beacons carry it (see `viewTicketTiming`). */
-  ticket?: string;
+  ticket?: string | undefined;
   errors: Map<string, { error: string; frame?: string; count: number }>;
 }
 
@@ -98,7 +96,7 @@ function flush() {
     ...view.tags,
     version: remote === 'shell' ? shellBuild : versionOf(loadedEntry(remote as RemoteName)),
     ...(!view.counted && { view: true }),
-    ...(view.ticket && { ticket: view.ticket }),
+    ticket: view.ticket,
     entries,
   };
   // A beacon: it goes even as the page is closed.
@@ -130,22 +128,20 @@ export function fieldDataView(pathname: string) {
   flush();
   const view = (current = viewAt(pathname));
   if (view.tags.remote === 'shell') return;
-  // Kept alive as a beacon is, should the page go at once; its answer hands over the ticket (and sets the cookie,
-  // which a beacon that leaves before the answer arrives brings instead).
+  // Kept alive as a beacon is, should the page go at once; its answer is the ticket (and sets the cookie, which a
+  // beacon that leaves before the answer arrives brings instead).
   fetch(`${viewTicketPath}?path=${encodeURIComponent(pathname)}`, { method: 'POST', keepalive: true })
-    .then((answer) => {
-      view.ticket = ticketOfTiming(answer.headers.get('server-timing'));
-    })
-    .catch(() => undefined);
+    .then((answer) => answer.text())
+    .then((ticket) => (view.ticket = ticket), String);
 }
 
-/** The ticket this document's own answer gave its first view. */
-function loadTicket() {
-  const [load] = performance.getEntriesByType?.('navigation') ?? [];
-  return (load as PerformanceNavigationTiming | undefined)?.serverTiming?.find(
-    (timing) => timing.name === viewTicketTiming,
-  )?.description;
-}
+/**
+ * The ticket this document's own answer gave its first view: the site's first `Server-Timing` entry
+ * (`viewTicketTiming`). Should a proxy have put another first, the API finds it no ticket and reads the cookie's.
+ */
+const loadTicket = () =>
+  (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.serverTiming?.[0]
+    ?.description;
 
 /**
  * Starts collecting for this page: errors at once (they may come before hydration), the vitals once the page is
@@ -154,8 +150,7 @@ function loadTicket() {
 export function startFieldData() {
   if (!collects(navigator)) return;
   current = viewAt(location.pathname);
-  const ticket = loadTicket();
-  if (ticket) current.ticket = ticket;
+  current.ticket = loadTicket();
   addEventListener('error', (event) => recordError(event.message, (event.error as Error | undefined)?.stack));
   addEventListener('unhandledrejection', (event) => {
     const reason = event.reason as { message?: unknown; stack?: string } | undefined;

@@ -27,11 +27,12 @@ export function vouch(
   );
   reply.setCookie(name, value, options);
   reply.header('Server-Timing', `${viewTicketTiming};desc="${value}"`);
-  return true;
+  return value;
 }
 
 /**
- * `POST /rum-ticket?path=/vendor`: a view reached by a client-side link gets its ticket as a first load does, for the
+ * `POST /rum-ticket?path=/vendor`: a view reached by a client-side link gets its ticket as a first load does (as the
+ * answer's text, beside the cookie), for the
  * route the path is and the version the visitor's manifest names, signed alike; the per-network caps apply when it is
  * counted. Beside the pages (not under /api), so that the server that knows the visitor's cohort answers it.
  */
@@ -47,7 +48,8 @@ export function serveViewTickets(
     if (!match) {
       return reply.code(400).send({ error: 'Bad Request', message: 'path must be the address of a page of the site' });
     }
-    vouch(tickets, request, reply, match.route, await manifestOf(request, reply));
-    return reply.code(204).send();
+    // The ticket itself as the answer (empty when the remote has no version here), for the shell to keep.
+    const ticket = vouch(tickets, request, reply, match.route, await manifestOf(request, reply));
+    return reply.type('text/plain; charset=utf-8').send(ticket || '');
   });
 }

@@ -185,12 +185,14 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
       method: 'POST',
       headers: { 'X-Forwarded-For': '100.66.0.1' },
     });
-    expect(asked.status).toBe(204);
+    expect(asked.status).toBe(200);
     expect(asked.headers.get('cache-control')).toBe('no-store');
     const cookie = asked.headers
       .getSetCookie()
       .find((line) => line.startsWith('rum_legal='))!
       .split(';')[0]!;
+    // The answer is the ticket, for the shell to keep and send with the view's beacon.
+    expect(`rum_legal=${await asked.text()}`).toBe(cookie);
     expect(await report('100.66.0.1', { error: false, cookie, route: '/terms' })).toBe(204);
     const [row] = await db.selectFrom('field_counted').select('ticket').where('route', '=', '/terms').execute();
     expect(row!.ticket).toMatch(/^[\w-]{8}$/);
