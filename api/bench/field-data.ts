@@ -401,17 +401,21 @@ async function oneTicketFlood(db: Db, version: string) {
   ).execute(db);
 }
 
+/** One look of the watch at the canary of the last hour, as `pnpm rollout` would have it judged. */
+const look = (db: Db) =>
+  judgeRollout(db, {
+    remote: 'vendor',
+    version: 'v-canary',
+    current: 'v-current',
+    since: new Date(Date.now() - 3_600_000),
+  });
+
 /** The CPU time one look takes, alone (median of 5), in ms. */
 async function lookCpu(db: Db) {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const before = process.cpuUsage();
-    await judgeRollout(db, {
-      remote: 'vendor',
-      version: 'v-canary',
-      current: 'v-current',
-      since: new Date(Date.now() - 3_600_000),
-    });
+    await look(db);
     const used = process.cpuUsage(before);
     times.push((used.user + used.system) / 1000);
   }
@@ -440,12 +444,7 @@ async function looks() {
     const looker = (async () => {
       while (looking) {
         const at = performance.now();
-        await judgeRollout(db, {
-          remote: 'vendor',
-          version: 'v-canary',
-          current: 'v-current',
-          since: new Date(Date.now() - 3_600_000),
-        });
+        await look(db);
         lookTimes.push(performance.now() - at);
         // As the watch's interval does: the next look is a task of its own (SQLite answers within the same one).
         await new Promise((resolve) => setImmediate(resolve));

@@ -184,18 +184,13 @@ export function counting(db: Db, now: () => Date) {
 
     /** The versions with views counted in a window, and the networks' hashes those views came with. */
     async countedIn({ since, until }: { since: Date; until: Date }) {
-      const range = (query: 'field_counted') =>
-        db
-          .selectFrom(query)
-          .where('received_at', '>=', since.toISOString())
-          .where('received_at', '<', until.toISOString());
+      const views = db
+        .selectFrom('field_counted')
+        .where('received_at', '>=', since.toISOString())
+        .where('received_at', '<', until.toISOString());
       const [versions, hashes] = await Promise.all([
-        range('field_counted').select(['remote', 'version']).distinct().execute(),
-        range('field_counted')
-          .select(['network', 'network_1', 'network_2'])
-          .distinct()
-          .where('network', '!=', '')
-          .execute(),
+        views.select(['remote', 'version']).distinct().execute(),
+        views.select(['network', 'network_1', 'network_2']).distinct().where('network', '!=', '').execute(),
       ]);
       return { versions, hashes };
     },
