@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fieldDataPath, goalPing, type GoalName } from '@gift/contracts/field-data';
 import { signatureHeader, signatureProblem } from '@gift/contracts/webhooks';
+import { newVisitorId, testIdOf, visitorAt as placedVisitor, type Rollout } from 'site-server/cohorts';
 import { startServer } from './release-commands.ts';
 
 /**
@@ -103,20 +105,35 @@ export function startWatchedSite(
 
 /**
  * One view of `path` as a visitor's browser makes it through `door`, without the browser: the page is fetched with
- * the visitor's cohort cookie (its HTML is returned, to check which version it is), and the field-data beacon the
+ * a browser's user agent (a script's is a crawler's, which gets no ticket) and the visitor's cohort cookie (its id) (its HTML is returned, to check which version it is), and the field-data beacon the
  * page's collector would send goes back through the same door with the view's ticket, clean (its vitals only).
  * Hundreds of such views take seconds where Chromium takes minutes; a browser's own beacons are the field-data
  * journeys'. With `goal`, the view reached it: the ping a browser sends as the visitor follows the goal's link
  * (`<a ping>`), with the view's ticket.
  */
+/** What a browser says it is: the views made without one say it too. */
+export const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+
+/**
+ * The id of a visitor placed at `place` (0-99) in the rollout or experiment of `remote` under way, as the rollouts
+ * file beside the manifest has it: below the share, the new version's arm. Any new id when none is under way.
+ */
+export function visitorAt(rolloutsFile: string, remote: string, place: number): string {
+  const rollouts = existsSync(rolloutsFile)
+    ? (JSON.parse(readFileSync(rolloutsFile, 'utf8')) as Record<string, Rollout | undefined>)
+    : {};
+  const rollout = rollouts[remote];
+  return rollout ? placedVisitor(testIdOf(rollout), place) : newVisitorId();
+}
+
 export async function beaconedView(
   door: string,
   path: string,
-  cohort: number,
+  cohort: string,
   report: { remote: string; version: string },
   { goal }: { goal?: GoalName } = {},
 ) {
-  const page = await fetch(`${door}${path}`, { headers: { cookie: `cohort=${cohort}` } });
+  const page = await fetch(`${door}${path}`, { headers: { cookie: `cohort=${cohort}`, 'user-agent': browserAgent } });
   const html = await page.text();
   if (!page.ok) throw new Error(`${path}: ${page.status}`);
   const ticket = page.headers.getSetCookie().find((line) => line.startsWith(`rum_${report.remote}=`));

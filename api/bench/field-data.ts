@@ -408,6 +408,7 @@ const look = (db: Db) =>
     version: 'v-canary',
     current: 'v-current',
     since: new Date(Date.now() - 3_600_000),
+    share: 25,
   });
 
 /** The CPU time one look takes, alone (median of 5), in ms. */

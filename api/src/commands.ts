@@ -18,11 +18,19 @@ export {
 } from './field-data/decision.ts';
 export {
   experimentDays,
+  experimentSampleRatio,
   judgeExperimentOver,
   remoteGoals,
   type ExperimentUnderWay,
 } from './field-data/experiment-days.ts';
 export { type ExperimentVerdict } from './judge/experiment.ts';
+export {
+  defaultSampleRatioSettings,
+  sampleRatio,
+  type NetworkArms,
+  type SampleRatio,
+  type SampleRatioSettings,
+} from './judge/sample-ratio.ts';
 export { seeded } from './judge/simulate.ts';
 export { queueRollbackWebhook, queueRolloutWebhook } from './webhooks/queue.ts';
 export { printable } from './cli/printable.ts';

@@ -1,16 +1,26 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { fieldDataPath, goalPing } from '@gift/contracts/field-data';
-import { beaconedView, nonceOf, openDoors, ticketRows, startWatchedSite, webhookReceiver } from '../field-doors.ts';
+import {
+  beaconedView,
+  browserAgent,
+  nonceOf,
+  openDoors,
+  ticketRows,
+  startWatchedSite,
+  visitorAt,
+  webhookReceiver,
+} from '../field-doors.ts';
 import { rewrite } from '../promote-journey.ts';
 import { firstDeployment, publishChanged, pageChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
  * An experiment as a team runs it on its pages: a new vendor page (its title reworded) serves half the visitors by
- * the bucket in their cohort cookie, beside the current one; clicks on the vendor portal's link, from 40 networks,
+ * their place in it (their cohort cookie's id), beside the current one; clicks on the vendor portal's link, from 40 networks,
  * count as conversions of the arm each visitor saw, once per view; forged ones count nothing; `status` says the new
  * version converts more, and `ship` makes it live for everyone through a promote with its checks. Then a version that
  * breaks on a click is stopped by the release watch's guardrails, whatever it converts.
@@ -26,6 +36,8 @@ let server: ChildProcess | undefined;
 let receiver: Awaited<ReturnType<typeof webhookReceiver>> | undefined;
 let doors: Awaited<ReturnType<typeof openDoors>> | undefined;
 let reworded = '';
+/** The version of vendor live when the journey began. */
+let firstLive = '';
 
 /** `pnpm experiment|releases ...` where the site's field data is (its DATA_DIR); what it printed, or it fails. */
 async function succeeds(args: string[]) {
@@ -48,10 +60,11 @@ const liveVendor = () =>
     (JSON.parse(readFileSync(env.REMOTES_MANIFEST!, 'utf8')) as { vendor: string }).vendor,
   )![1]!;
 
-/** A page of a visitor whose cohort cookie holds `bucket` (0-99): below 50, the experiment's new version. */
-async function visitor(browser: Browser, bucket: number): Promise<Page> {
+/** A page of a visitor placed at `place` (0-99) in the experiment under way: below 50, its new version. */
+async function visitor(browser: Browser, place: number): Promise<Page> {
   const context = await browser.newContext();
-  await context.addCookies([{ name: 'cohort', value: String(bucket), domain: '127.0.0.1', path: '/' }]);
+  const value = visitorAt(rolloutsFile(), 'vendor', place);
+  await context.addCookies([{ name: 'cohort', value, domain: '127.0.0.1', path: '/' }]);
   return context.newPage();
 }
 
@@ -84,6 +97,7 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
 }) => {
   test.setTimeout(promoteTimeout(1, 150_000));
   const current = liveVendor();
+  firstLive = current;
   const started = await succeeds([
     'experiment',
     'vendor',
@@ -107,11 +121,11 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
 
   // In Chromium, a visitor of each arm through the first door: each sees its own version, and follows the portal
   // link (a new tab; the browser pings the goal with the view's ticket).
-  for (const [bucket, heading] of [
+  for (const [place, heading] of [
     [10, newTitle],
     [70, currentTitle],
   ] as const) {
-    const page = await visitor(browser, bucket);
+    const page = await visitor(browser, place);
     await page.goto(`${doors!.urls[0]}/vendor`);
     await expect(title(page)).toHaveText(heading);
     const ping = page.waitForResponse((response) => response.url().endsWith(goalPing('portal-click')));
@@ -130,12 +144,13 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
 
   // Then four views an arm from each of the 40 networks, as browsers make them (page, beacon, ping): on the new
   // version three in four follow the link, on the current one the first view of every fourth network.
+  const [newArm, currentArm] = [visitorAt(rolloutsFile(), 'vendor', 10), visitorAt(rolloutsFile(), 'vendor', 70)];
   for (const [index, door] of doors!.urls.entries()) {
     for (let view = 0; view < 4; view++) {
       const next = await beaconedView(
         door,
         '/vendor',
-        10,
+        newArm,
         { remote: 'vendor', version: reworded },
         {
           goal: view < 3 ? 'portal-click' : undefined,
@@ -145,7 +160,7 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
       const before = await beaconedView(
         door,
         '/vendor',
-        70,
+        currentArm,
         { remote: 'vendor', version: current },
         {
           goal: view === 0 && index % 4 === 0 ? 'portal-click' : undefined,
@@ -159,7 +174,9 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
   // another view (a legal page's, under vendor's name); one from a page that has no such goal (refused).
   const door = doors!.urls[5]!;
   const ticketOf = async (path: string, remote: string) => {
-    const view = await fetch(`${door}${path}`, { headers: { cookie: 'cohort=70' } });
+    const view = await fetch(`${door}${path}`, {
+      headers: { cookie: `cohort=${currentArm}`, 'user-agent': browserAgent },
+    });
     await view.arrayBuffer();
     return view.headers
       .getSetCookie()
@@ -184,7 +201,7 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
   // The view itself counts (its beacon), without a conversion.
   const beacon = await fetch(`${door}${fieldDataPath}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `cohort=70; ${ticket}` },
+    headers: { 'content-type': 'application/json', cookie: `cohort=${currentArm}; ${ticket}` },
     body: JSON.stringify({
       route: '/vendor',
       remote: 'vendor',
@@ -238,8 +255,8 @@ test('a version that breaks on a click is stopped by the guardrails, whatever it
   // replaces it.
   const errors: string[] = [];
   const pages = await Promise.all(
-    [0, 12, 25, 37, 49].map(async (bucket) => {
-      const page = await visitor(browser, bucket);
+    [0, 12, 25, 37, 49].map(async (place) => {
+      const page = await visitor(browser, place);
       page.on('pageerror', (error) => errors.push(error.message));
       return page;
     }),
@@ -266,4 +283,36 @@ test('a version that breaks on a click is stopped by the guardrails, whatever it
   await title(calm).click();
   expect(calmErrors).toEqual([]);
   await calm.context().close();
+});
+
+test('pnpm experiment start, status and stop run with a local site’s settings alone, as pnpm start has them', async () => {
+  test.setTimeout(90_000);
+  const before = liveVendor();
+  // A version published earlier and not live: the first one the journey found live.
+  const other = firstLive === before ? reworded : firstLive;
+  // What a developer has set for the site pnpm start runs (docs/first-release.md): where the builds and the manifest
+  // are, and the site's data; none of production's secrets or its address. Through pnpm, which sets NODE_ENV.
+  const localEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    REMOTES_DIR: env.REMOTES_DIR,
+    REMOTES_MANIFEST: env.REMOTES_MANIFEST,
+    DATA_DIR: join(deployDir, 'data'),
+  };
+  const pnpm = (args: string[]) =>
+    spawnSync('pnpm', ['--silent', 'experiment', 'vendor', ...args], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: localEnv,
+      encoding: 'utf8',
+    });
+  const started = pnpm(['start', other, '--force', '--reason', 'a local rehearsal']);
+  expect([started.status, started.stderr]).toEqual([0, '']);
+  expect(started.stdout).toContain(`vendor: experiment started: ${other} serves 50% of visitors`);
+  const status = pnpm(['status']);
+  expect([status.status, status.stderr]).toEqual([0, '']);
+  expect(status.stdout).toMatch(/sample ratio: not checked yet/);
+  const stopped = pnpm(['stop', '--reason', 'rehearsed']);
+  expect([stopped.status, stopped.stderr]).toEqual([0, '']);
+  expect(stopped.stdout).toContain(`every visitor has ${before} again`);
+  expect(experiment()).toBeUndefined();
 });

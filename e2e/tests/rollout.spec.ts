@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { RolloutWebhookEvent } from '@gift/contracts/webhooks';
-import { beaconedView, openDoors, startWatchedSite, webhookReceiver } from '../field-doors.ts';
+import { beaconedView, openDoors, startWatchedSite, visitorAt, webhookReceiver } from '../field-doors.ts';
 import { rewrite } from '../promote-journey.ts';
 import { firstDeployment, publishChanged, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { placeIn, testIdOf, type Rollout } from 'site-server/cohorts';
 import { expect, test } from './support.ts';
 
 /**
  * A staged rollout as a team meets it: a new legal (its privacy page titled "Privacy Notice") serves 5% of visitors by
- * the bucket in their cohort cookie while everyone else keeps the current one; a canary that throws on a click is
+ * their place in it (their cohort cookie's id) while everyone else keeps the current one; a canary that throws on a click is
  * taken off by the watch from its own cohort's field data; a good one goes 5% -> 25% -> 100% by itself.
  */
 const sitePort = 4341;
@@ -53,15 +54,16 @@ const rolloutsFile = () => join(deployDir, 'remotes.rollouts.json');
 /** The rollout of legal under way, as the site servers read it; undefined when none. */
 const rollout = () =>
   existsSync(rolloutsFile())
-    ? (JSON.parse(readFileSync(rolloutsFile(), 'utf8')) as Record<string, { version: string; stage: number }>).legal
+    ? (JSON.parse(readFileSync(rolloutsFile(), 'utf8')) as Record<string, Rollout | undefined>).legal
     : undefined;
 const liveLegal = () =>
   /\/legal\/([^/]+)\//.exec((JSON.parse(readFileSync(env.REMOTES_MANIFEST!, 'utf8')) as { legal: string }).legal)![1]!;
 
-/** A browser context of a visitor whose cohort cookie holds `bucket` (0-99), on every port of 127.0.0.1. */
-async function visitor(browser: Browser, bucket: number): Promise<BrowserContext> {
+/** A browser context of a visitor placed at `place` (0-99) in the rollout under way, on every port of 127.0.0.1. */
+async function visitor(browser: Browser, place: number): Promise<BrowserContext> {
   const context = await browser.newContext();
-  await context.addCookies([{ name: 'cohort', value: String(bucket), domain: '127.0.0.1', path: '/' }]);
+  const value = visitorAt(rolloutsFile(), 'legal', place);
+  await context.addCookies([{ name: 'cohort', value, domain: '127.0.0.1', path: '/' }]);
   return context;
 }
 
@@ -143,16 +145,17 @@ test('two cohorts see two versions of /privacy, each on reload and client-side n
   expect(vendorHtml[0]).toBe(vendorHtml[2]);
   expect(vendorHtml[1]).toBe(vendorHtml[3]);
 
-  // A first visit without the cookie gets the current version, and its bucket for the next pages.
+  // A first visit without the cookie is given its id, and this first page is already its arm's: the one its id
+  // places it in, the same on the next page.
   const newcomer = await browser.newContext();
   const first = await newcomer.newPage();
   await first.goto(`${site}/privacy`);
-  await expect(privacyHeading(first)).toHaveText('Privacy Policy');
-  expect((await newcomer.cookies()).find((cookie) => cookie.name === 'cohort')).toMatchObject({
-    httpOnly: true,
-    sameSite: 'Lax',
-    value: expect.stringMatching(/^\d{1,2}$/),
-  });
+  const id = (await newcomer.cookies()).find((cookie) => cookie.name === 'cohort');
+  expect(id).toMatchObject({ httpOnly: true, sameSite: 'Lax', value: expect.stringMatching(/^[\w-]{22}$/) });
+  const arm = placeIn(testIdOf(rollout()!), id!.value) < 5 ? 'Privacy Notice' : 'Privacy Policy';
+  await expect(privacyHeading(first)).toHaveText(arm);
+  await first.reload();
+  await expect(privacyHeading(first)).toHaveText(arm);
 
   // Ended by hand: everyone has the current version again, and it is recorded.
   expect(await succeeds(['rollout', 'legal', 'abort', '--reason', 'the journey looked'])).toContain(
@@ -185,11 +188,11 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
   await calm.goto(`${site}/privacy`);
   await privacyHeading(calm).click();
 
-  // Canary visitors (buckets 0-4) click, from 25 networks in turn; each view's beacon goes as the next page replaces it.
+  // Canary visitors (places 0-4) click, from 25 networks in turn; each view's beacon goes as the next page replaces it.
   const canaryErrors: string[] = [];
   const canaryPages = await Promise.all(
-    [0, 1, 2, 3, 4].map(async (bucket) => {
-      const page = await (await visitor(browser, bucket)).newPage();
+    [0, 1, 2, 3, 4].map(async (place) => {
+      const page = await (await visitor(browser, place)).newPage();
       page.on('pageerror', (error) => canaryErrors.push(error.message));
       return page;
     }),
@@ -234,6 +237,7 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
   const received = receiver!.received.length;
   await rollOutForced(renamed, '0.25', 'again');
   // A canary visitor in Chromium: the page is the canary's, and its own beacon goes as the next page replaces it.
+  const canaryVisitor = visitorAt(rolloutsFile(), 'legal', 1);
   const context = await visitor(browser, 1);
   const page = await context.newPage();
   await page.goto(`${doors!.urls[0]}/privacy`);
@@ -247,7 +251,7 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
   for (let view = 0; rollout() && Date.now() - started < 90_000; view++) {
     const stage = rollout()?.stage;
     if (stage !== undefined && stages.at(-1) !== stage) stages.push(stage);
-    const html = await beaconedView(doors!.urls[view % doors!.urls.length]!, '/privacy', 1, {
+    const html = await beaconedView(doors!.urls[view % doors!.urls.length]!, '/privacy', canaryVisitor, {
       remote: 'legal',
       version: renamed,
     });
@@ -264,7 +268,7 @@ test('a good canary advances 5% -> 25% -> 100% by itself when its stages are due
       ['rollout.completed', 100],
     ]);
 
-  // Everyone has it now, whatever their bucket.
+  // Everyone has it now, whatever their place.
   const late = await (await visitor(browser, 99)).newPage();
   await late.goto(`${site}/privacy`);
   await expect(privacyHeading(late)).toHaveText('Privacy Notice');

@@ -439,6 +439,18 @@ const migrations: Record<string, Migration> = {
       await sql`drop index field_views_ticketed`.execute(db);
     },
   },
+  '2026-12-03-01-assigned-views': {
+    async up(db: Kysely<unknown>) {
+      // A view on which its visitor was assigned its arms (a new visitor during a rollout or experiment): the sample
+      // ratio check counts these, a visitor once. Views stored before count as not assigned.
+      for (const table of ['field_counted', 'field_goal_days']) {
+        await db.schema
+          .alterTable(table)
+          .addColumn('assigned', 'integer', (column) => column.notNull().defaultTo(0))
+          .execute();
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -190,6 +190,8 @@ export interface FieldCountedTable {
   network_2: string;
   /** 1 once a report counting the view (`view: true`) has come. */
   counted: number;
+  /** 1 when its ticket says the visitor was assigned its arms on this view (a new visitor during a test). */
+  assigned: Generated<number>;
   /** 1 once a report of it carried an error. */
   erred: number;
   inp: number | null;
@@ -240,6 +242,8 @@ export interface FieldGoalDayTable {
   network: string;
   views: number;
   conversions: number;
+  /** Of the views (uncapped), those on which the visitor was assigned: what the sample ratio check counts. */
+  assigned: Generated<number>;
 }
 
 /**

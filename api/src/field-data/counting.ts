@@ -182,6 +182,30 @@ export function counting(db: Db, now: () => Date) {
       return figures;
     },
 
+    /**
+     * Each network's counted views of `version` since `since` (before `until`) on which the visitor was assigned its
+     * arms (a new visitor's first view during a test), every one (no cap): by network hash, as `networkColumn` names it.
+     * What the sample ratio check counts: a visitor once, however many pages it then sees.
+     */
+    async assignedViews({
+      remote,
+      version,
+      since,
+      until,
+    }: {
+      remote: string;
+      version: string;
+      since: Date;
+      until: Date;
+    }) {
+      const { rows } = await sql<{ network: string; views: number | string }>`select ${networkColumn(since, now())}
+          as network, count(*) as views from field_counted v
+        where v.remote = ${remote} and v.version = ${version} and v.received_at >= ${since.toISOString()}
+          and v.received_at < ${until.toISOString()} and v.counted = 1 and v.assigned = 1
+        group by 1`.execute(db);
+      return new Map(rows.map((row) => [row.network, Number(row.views)]));
+    },
+
     /** The versions with views counted in a window, and the networks' hashes those views came with. */
     async countedIn({ since, until }: { since: Date; until: Date }) {
       const views = db

@@ -9,6 +9,7 @@ import {
   type Verdict,
 } from '../judge/judge.ts';
 import { fieldData, fieldDataRetention, type VersionFigures } from './repository.ts';
+import { sampleRatio, type NetworkArms } from '../judge/sample-ratio.ts';
 
 /**
  * What the release watch gathers for the judge (../judge/judge.ts): a version's counted views per network, from the
@@ -77,7 +78,7 @@ export async function judgeRelease(
  */
 export async function judgeRollout(
   db: Db,
-  rollout: { remote: string; version: string; current: string; since: Date },
+  rollout: { remote: string; version: string; current: string; since: Date; share: number },
   rule: DecisionRule = defaultRule,
   now = () => new Date(),
   { reports = false }: Reading = {},
@@ -102,10 +103,40 @@ export async function judgeRollout(
     return { canary, current, decision: judge(canary.perNetwork, current.perNetwork, rule, currentVersion) };
   };
   const until = now();
-  const judged = await figures(until, reports);
+  const judged = { ...(await figures(until, reports)), sampleRatio: await stageSampleRatio(db, rollout, until, now) };
   if (judged.decision.verdict !== 'roll back' || rule.confirmMinutes <= 0) return judged;
   // "Worse" must hold: the same judge on the figures as they stood RELEASE_WATCH_CONFIRM_MINUTES ago.
   const then = new Date(until.getTime() - rule.confirmMinutes * 60_000);
   const earlier = then > rollout.since ? (await figures(then, false)).decision : undefined;
   return { ...judged, decision: held(judged.decision, earlier, rule) };
+}
+
+/**
+ * A rollout stage's sample ratio check (../judge/sample-ratio.ts): each arm's views on which a visitor was assigned
+ * (a new visitor once), per network, since the stage began, against the stage's share.
+ */
+async function stageSampleRatio(
+  db: Db,
+  rollout: { remote: string; version: string; current: string; since: Date; share: number },
+  until: Date,
+  now: () => Date,
+) {
+  const data = fieldData(db, now);
+  const window = { remote: rollout.remote, since: rollout.since, until };
+  const [next, current] = [
+    await data.assignedViews({ ...window, version: rollout.version }),
+    await data.assignedViews({ ...window, version: rollout.current }),
+  ];
+  const networks = new Map<string, NetworkArms>();
+  for (const [side, views] of [
+    ['next', next],
+    ['current', current],
+  ] as const) {
+    for (const [network, count] of views) {
+      const arms = networks.get(network) ?? { current: 0, next: 0 };
+      arms[side] += count;
+      networks.set(network, arms);
+    }
+  }
+  return sampleRatio([...networks.values()], rollout.share);
 }

@@ -70,11 +70,11 @@ describe.each(backends)("an experiment's days on %s", (_name, open) => {
     const since = new Date('2026-11-20T00:00:00.000Z');
     const next = await days.evidence({ remote: 'vendor', version: 'v2', goal: 'portal-click', since });
     expect(next.sort((a, b) => b.views - a.views)).toEqual([
-      { views: 6, conversions: 4 },
-      { views: 1, conversions: 0 },
+      { network: expect.any(String), views: 6, conversions: 4, assigned: 0 },
+      { network: expect.any(String), views: 1, conversions: 0, assigned: 0 },
     ]);
     expect(await days.evidence({ remote: 'vendor', version: 'v1', goal: 'portal-click', since })).toEqual([
-      { views: 1, conversions: 1 },
+      { network: expect.any(String), views: 1, conversions: 1, assigned: 0 },
     ]);
     // Another goal counts nothing here; a day's roll-up done again replaces the day's rows.
     expect(await days.evidence({ remote: 'vendor', version: 'v2', goal: 'store-click', since })).toEqual([]);
@@ -108,6 +108,7 @@ describe.each(backends)("an experiment's days on %s", (_name, open) => {
       goal: 'portal-click',
       since: new Date('2026-11-20T09:00:00.000Z'),
       days: 14,
+      share: 50,
     };
     const verdict = await judgeExperimentOver(db, experiment, { now });
     expect([verdict.next.views, verdict.next.conversions, verdict.current.views, verdict.current.conversions]).toEqual([

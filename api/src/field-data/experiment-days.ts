@@ -4,6 +4,13 @@ import type { Db } from '../db/database.ts';
 import type { FieldGoalDayTable } from '../db/schema.ts';
 import { defaultExperimentSettings, judgeExperiment, type NetworkConversions } from '../judge/experiment.ts';
 import { dayOf } from './networks.ts';
+import {
+  defaultSampleRatioSettings,
+  sampleRatio,
+  type NetworkArms,
+  type SampleRatio,
+  type SampleRatioSettings,
+} from '../judge/sample-ratio.ts';
 import { fieldDataRetention, fieldData } from './repository.ts';
 
 /**
@@ -17,6 +24,9 @@ import { fieldDataRetention, fieldData } from './repository.ts';
  */
 
 const dayMs = 86_400_000;
+
+/** A network's figures over an experiment's days, under its name, with its views on which a visitor was assigned. */
+export type NamedNetwork = NetworkConversions & { network: string; assigned: number };
 const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
 const daysBefore = (day: string, count: number) => dayOf(new Date(startOf(day).getTime() - count * dayMs));
 
@@ -74,8 +84,9 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
       const until = startOf(daysBefore(day, -1));
       const names = await nameNetworks(day);
       const { versions } = await data.countedIn({ since, until });
-      const rows: Omit<FieldGoalDayTable, 'day'>[] = [];
+      const rows: (Omit<FieldGoalDayTable, 'day' | 'assigned'> & { assigned: number })[] = [];
       for (const { remote, version } of versions) {
+        const assigned = await data.assignedViews({ remote, version, since, until });
         for (const goal of remoteGoals(remote)) {
           const figures = await data.countedFigures({ remote, version, since, until, maxPerNetwork, goal });
           figures.perNetwork.forEach((network, index) => {
@@ -87,6 +98,7 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
               network: names.get(hash) ?? hash,
               views: network.views,
               conversions: network.conversions ?? 0,
+              assigned: assigned.get(hash) ?? 0,
             });
           });
         }
@@ -131,21 +143,22 @@ export function experimentDays(db: Db, now: () => Date = () => new Date(), maxPe
       goal: string;
       since: Date;
       until?: Date;
-    }): Promise<NetworkConversions[]> {
+    }): Promise<NamedNetwork[]> {
       const rows = await db
         .selectFrom('field_goal_days')
-        .select(['network', 'views', 'conversions'])
+        .select(['network', 'views', 'conversions', 'assigned'])
         .where('remote', '=', remote)
         .where('version', '=', version)
         .where('goal', '=', goal)
         .where('day', '>=', dayOf(since))
         .where('day', '<=', dayOf(until))
         .execute();
-      const networks = new Map<string, NetworkConversions>();
+      const networks = new Map<string, NamedNetwork>();
       for (const row of rows) {
-        const known = networks.get(row.network) ?? { views: 0, conversions: 0 };
+        const known = networks.get(row.network) ?? { network: row.network, views: 0, conversions: 0, assigned: 0 };
         known.views += Number(row.views);
         known.conversions += Number(row.conversions);
+        known.assigned += Number(row.assigned);
         networks.set(row.network, known);
       }
       return [...networks.values()];
@@ -161,6 +174,8 @@ export interface ExperimentUnderWay {
   goal: string;
   since: Date;
   days: number;
+  /** The new version's share of visitors, in percent. */
+  share: number;
 }
 
 /**
@@ -177,5 +192,57 @@ export async function judgeExperimentOver(
   const arm = (version: string) => days.evidence({ ...experiment, version });
   const evidence = { current: await arm(experiment.current), next: await arm(experiment.version) };
   const horizonReached = now().getTime() >= experiment.since.getTime() + experiment.days * dayMs;
-  return judgeExperiment(evidence, settings, { horizonReached });
+  return {
+    ...judgeExperiment(evidence, settings, { horizonReached }),
+    sampleRatio: await experimentSampleRatio(db, experiment, { now }),
+  };
+}
+
+/**
+ * An experiment's sample ratio check: each arm's assigned views per network (a new visitor once) against its share.
+ * The days after its first are read from the daily roll-up (as rolled up: up to an hour behind); its first day from the raw reports since its start, while they are all kept (48 hours from that day's
+ * midnight), for the day's roll-up also holds the current version's views of before the start. After that the first
+ * day is left out on both arms alike.
+ */
+export async function experimentSampleRatio(
+  db: Db,
+  experiment: ExperimentUnderWay,
+  {
+    now = () => new Date(),
+    settings = defaultSampleRatioSettings,
+  }: { now?: () => Date; settings?: SampleRatioSettings } = {},
+): Promise<SampleRatio> {
+  const firstDay = dayOf(experiment.since);
+  const secondDay = startOf(daysBefore(firstDay, -1));
+  const days = experimentDays(db, now);
+  const networks = new Map<string, NetworkArms>();
+  const add = (name: string, side: keyof NetworkArms, views: number) => {
+    let network = networks.get(name);
+    if (!network) networks.set(name, (network = { current: 0, next: 0 }));
+    network[side] += views;
+  };
+  const arms = [
+    ['current', experiment.current],
+    ['next', experiment.version],
+  ] as const;
+  for (const [side, version] of arms) {
+    for (const row of await days.evidence({ ...experiment, version, since: secondDay })) {
+      add(row.network, side, row.assigned);
+    }
+  }
+  if (now().getTime() < startOf(firstDay).getTime() + 2 * dayMs) {
+    const data = fieldData(db, now);
+    const until = new Date(Math.min(now().getTime(), secondDay.getTime()));
+    const chains = await db
+      .selectFrom('field_network_chains')
+      .select(['hash', 'chain'])
+      .where('day', '=', firstDay)
+      .execute();
+    const nameOf = new Map(chains.map((row) => [row.hash, row.chain]));
+    for (const [side, version] of arms) {
+      const assigned = await data.assignedViews({ remote: experiment.remote, version, since: experiment.since, until });
+      for (const [hash, views] of assigned) add(nameOf.get(hash) ?? hash, side, views);
+    }
+  }
+  return sampleRatio([...networks.values()], experiment.share, settings);
 }

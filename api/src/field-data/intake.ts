@@ -171,9 +171,10 @@ export function fieldDataIntake(
      */
     async report(request: FastifyRequest, report: FieldReport, carried: string | undefined) {
       const at = new Date();
-      const ticket =
-        (carried && tickets.read(carried, report)) ||
-        (tickets.read(request.cookies?.[ticketCookie(report.remote)], report) ?? null);
+      const view =
+        (carried && tickets.readView(carried, report)) ||
+        tickets.readView(request.cookies?.[ticketCookie(report.remote)], report);
+      const ticket = view ? view.nonce : null;
       if (report.goal) {
         // A beacon that says its view reached a goal: the goal's row, as a link's ping would make it.
         if (ticket !== null) await reached({ ...report, ticket, goal: report.goal }, request);
@@ -192,6 +193,7 @@ export function fieldDataIntake(
         ...capErrors(report, at),
         ...(await networksOf(request.ip, at)),
         ticket: toView ? ticket : null,
+        assigned: toView && view ? view.assigned : false,
         weight: raw ? weight : 0,
       });
       if (first && weight > 0) metrics?.counted(report.remote, report.version);

@@ -15,6 +15,8 @@ export type StoredReport = Omit<FieldReport, 'ticket'> & {
   earlierNetworks?: [string, string];
   /** The nonce of the valid ticket the report brought, if any. */
   ticket?: string | null;
+  /** Whether that ticket's view was its visitor's assignment (a new visitor's first view in a test). */
+  assigned?: boolean;
   /**
    * How many reports it stands for (1, or more while the storage budget samples); 0 adds it to its view (a ticket's
    * row, its goal) and stores no raw row (the budget left it out).
@@ -69,6 +71,7 @@ function countedOf(report: StoredReport, at: string): Insertable<FieldCountedTab
     network_1: report.earlierNetworks?.[0] ?? report.network ?? '',
     network_2: report.earlierNetworks?.[1] ?? report.network ?? '',
     counted: report.view ? 1 : 0,
+    assigned: report.assigned ? 1 : 0,
     erred: report.entries.some((entry) => 'error' in entry) ? 1 : 0,
     inp: metric('INP')?.value ?? null,
     lcp: metric('LCP')?.value ?? null,
@@ -82,7 +85,7 @@ function countedOf(report: StoredReport, at: string): Insertable<FieldCountedTab
  */
 async function addToViews(trx: Transaction<Database>, reports: StoredReport[], at: string, postgres: boolean) {
   // Of SQLite's scalar max and PostgreSQL's greatest, one ignores a null and the other does not: say it.
-  const larger = (column: 'counted' | 'erred' | 'inp' | 'lcp') =>
+  const larger = (column: 'counted' | 'assigned' | 'erred' | 'inp' | 'lcp') =>
     postgres
       ? sql`greatest(field_counted.${sql.ref(column)}, excluded.${sql.ref(column)})`
       : sql`max(coalesce(field_counted.${sql.ref(column)}, excluded.${sql.ref(column)}), coalesce(excluded.${sql.ref(column)}, field_counted.${sql.ref(column)}))`;
@@ -108,6 +111,7 @@ async function addToViews(trx: Transaction<Database>, reports: StoredReport[], a
       .onConflict((conflict) =>
         conflict.columns(['remote', 'version', 'ticket']).doUpdateSet({
           counted: larger('counted'),
+          assigned: larger('assigned'),
           erred: larger('erred'),
           inp: larger('inp'),
           lcp: larger('lcp'),

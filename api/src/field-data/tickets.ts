@@ -27,6 +27,12 @@ export interface TicketFields {
   route: string;
 }
 
+/**
+ * A view's ticket as issued: with `assigned` when the visitor was given its id on this view (a new visitor while a
+ * rollout or experiment is under way), so that the sample ratio check counts each visitor's assignment once.
+ */
+export type IssuedFields = TicketFields & { assigned?: boolean };
+
 const sign = (payload: string, secret: string) =>
   createHmac('sha256', secret).update(`view-ticket.${payload}`).digest('base64url').slice(0, 32);
 
@@ -70,20 +76,27 @@ export function viewTickets(secrets: string[]) {
     } catch {
       return undefined;
     }
-    if (!Array.isArray(fields) || fields.length !== 5) return undefined;
-    const [ticketRemote, version, ticketRoute, issued, nonce] = fields as unknown[];
+    if (!Array.isArray(fields) || fields.length < 5 || fields.length > 6) return undefined;
+    const [ticketRemote, version, ticketRoute, issued, nonce, assigned] = fields as unknown[];
     if (ticketRemote !== remote || ticketRoute !== route || typeof version !== 'string') return undefined;
     if (typeof issued !== 'number' || typeof nonce !== 'string' || !/^[\w-]{8}$/.test(nonce)) return undefined;
     const age = now / 1000 - issued;
     if (age < -60 || age > ticketLifetimeSeconds) return undefined;
-    return { version, nonce };
+    return { version, nonce, assigned: assigned === 1 };
   }
 
   return {
     /** A new ticket for a view of `fields` at `now`, as the cookie that carries it. */
-    issue(fields: TicketFields, { now = Date.now(), secure = false } = {}) {
+    issue(fields: IssuedFields, { now = Date.now(), secure = false } = {}) {
       const payload = Buffer.from(
-        JSON.stringify([fields.remote, fields.version, fields.route, Math.floor(now / 1000), nonce()]),
+        JSON.stringify([
+          fields.remote,
+          fields.version,
+          fields.route,
+          Math.floor(now / 1000),
+          nonce(),
+          ...(fields.assigned ? [1] : []),
+        ]),
       ).toString('base64url');
       return {
         name: ticketCookie(fields.remote),
@@ -103,9 +116,14 @@ export function viewTickets(secrets: string[]) {
      * its lifetime (and not in the future); undefined for anything else: forged, expired, another remote, version or
      * route (a ticket of `/` does not count a view of `/test`: the sender does not choose what a version is judged on).
      */
-    read(value: string | undefined, { remote, version, route }: TicketFields, now = Date.now()) {
+    read(value: string | undefined, fields: TicketFields, now = Date.now()) {
+      return this.readView(value, fields, now)?.nonce;
+    },
+
+    /** As `read`, with whether the visitor was assigned on the view (`IssuedFields`). */
+    readView(value: string | undefined, { remote, version, route }: TicketFields, now = Date.now()) {
       const view = viewOf(value, { remote, route }, now);
-      return view?.version === version ? view.nonce : undefined;
+      return view?.version === version ? { nonce: view.nonce, assigned: view.assigned } : undefined;
     },
 
     /** See `viewOf`. */

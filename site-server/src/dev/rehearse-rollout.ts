@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { examplePath, routesOf } from '@gift/content';
 import { fieldDataPath } from '@gift/contracts/field-data';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
+import { newVisitorId } from '../rollouts/cohorts.ts';
 
 /**
  * `pnpm rehearse-rollout <remote>`: visitors for a staged rollout on your own machine, so that its watch decides by
@@ -37,10 +38,14 @@ const site = values.site ?? `http://127.0.0.1:${process.env.PORT ?? 4173}`;
 const folder = remotes[remote].folder;
 const path = examplePath(routesOf(remote)[0]!);
 
-/** One visitor's view from network `n`, in cohort bucket `bucket`: the version it was shown. */
-async function view(n: number, bucket: number) {
-  const from = { 'x-forwarded-for': `10.${(n >> 8) & 255}.${n & 255}.1` };
-  const page = await fetch(`${site}${path}`, { headers: { ...from, cookie: `cohort=${bucket}` } });
+/** One view from network `n` by the visitor of id `visitor`: the version it was shown. */
+async function view(n: number, visitor: string) {
+  // A browser's user agent: the site keeps what a script says it is (a crawler) out of every arm's figures.
+  const from = {
+    'x-forwarded-for': `10.${(n >> 8) & 255}.${n & 255}.1`,
+    'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0 (rehearsal)',
+  };
+  const page = await fetch(`${site}${path}`, { headers: { ...from, cookie: `cohort=${visitor}` } });
   const html = await page.text();
   if (!page.ok) throw new Error(`${path} answered ${page.status}`);
   const version = new RegExp(`/${folder}/([^/"]+)/remoteEntry\\.js`).exec(html)?.[1];
@@ -49,7 +54,7 @@ async function view(n: number, bucket: number) {
   const erred = version !== live && Math.random() * 100 < canaryErrors;
   const beacon = await fetch(`${site}${fieldDataPath}`, {
     method: 'POST',
-    headers: { ...from, 'content-type': 'application/json', cookie: `cohort=${bucket}; ${ticket.split(';')[0]}` },
+    headers: { ...from, 'content-type': 'application/json', cookie: `cohort=${visitor}; ${ticket.split(';')[0]}` },
     body: JSON.stringify({
       route: routesOf(remote)[0]!.path,
       remote,
@@ -74,22 +79,26 @@ const manifest = (await (await fetch(`${site}/remotes.json`)).json()) as Record<
 const live = new RegExp(`/${folder}/([^/]+)/`).exec(manifest[remote] ?? '')?.[1];
 const seen = new Map<string, number>();
 const count = (version: string) => seen.set(version, (seen.get(version) ?? 0) + 1);
-// A view in each of the 100 cohort buckets first, to learn which show the canary (the split is the site's to make);
-// then the canary's buckets and the others take turns, so that both versions are seen from as many networks.
-const buckets: Record<'canary' | 'live', number[]> = { canary: [], live: [] };
+// A view by each of 100 new visitors first, to learn which the site puts in the canary (the split is the site's to
+// make); then the canary's visitors and the others take turns, so that both versions are seen from as many networks.
+// Not the split's proportions: the sample ratio check says so (and holds the stage), an erring canary is still aborted.
+const visitors: Record<'canary' | 'live', string[]> = { canary: [], live: [] };
 let n = 0;
 for (; n < Math.min(views, 100); n++) {
-  const version = await view(n, n);
+  const visitor = newVisitorId();
+  const version = await view(n, visitor);
   count(version);
-  buckets[version === live ? 'live' : 'canary'].push(n);
+  visitors[version === live ? 'live' : 'canary'].push(visitor);
 }
 for (; n < views; n++) {
-  const side = buckets.canary.length && (n % 2 || !buckets.live.length) ? buckets.canary : buckets.live;
+  const side = visitors.canary.length && (n % 2 || !visitors.live.length) ? visitors.canary : visitors.live;
   count(await view(n, side[n % side.length]!));
 }
 console.log(
   `${views} views of ${path} from ${views} networks: ` +
     [...seen]
+      // The canary first, then the live version.
+      .sort(([version]) => (version === live ? 1 : -1))
       .map(([version, count]) => `${count} of ${version}${version === live ? ' (live)' : ' (canary)'}`)
       .join(', ') +
     (canaryErrors > 0 ? `; the canary's views erred at ${canaryErrors}%` : '') +

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { cohorts } from '../rollouts/cohorts.ts';
+import { cohorts, getsNewVersion, newVisitorId } from '../rollouts/cohorts.ts';
 import {
   advanced,
   parseStageMinutes,
@@ -14,14 +14,15 @@ import {
 } from './rollouts.ts';
 
 const live = { legal: '/remotes/legal/v1/remoteEntry.js', vendor: '/remotes/vendor/v7/remoteEntry.js' };
-const split = (share: number): Splits => ({
-  legal: { version: 'v2', entry: '/remotes/legal/v2/remoteEntry.js', share, stage: 1 },
+const split = (share: number, id = 'legal/v2/2026-12-02T06:00:00.000Z'): Splits => ({
+  legal: { id, version: 'v2', entry: '/remotes/legal/v2/remoteEntry.js', share, stage: 1 },
 });
+const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/143.0 Safari/537.36';
 
 /** A page request with these cookies, and the cookies its reply sets. */
-function visit(cookies: Record<string, string> = {}, protocol = 'http') {
+function visit(cookies: Record<string, string> = {}, protocol = 'http', userAgent = browser) {
   const set: { name: string; value: string; options: Record<string, unknown> }[] = [];
-  const request = { cookies, protocol } as unknown as FastifyRequest;
+  const request = { cookies, protocol, headers: { 'user-agent': userAgent } } as unknown as FastifyRequest;
   const reply = {
     setCookie(name: string, value: string, options: Record<string, unknown>) {
       set.push({ name, value, options });
@@ -32,17 +33,17 @@ function visit(cookies: Record<string, string> = {}, protocol = 'http') {
 }
 
 describe('cohorts', () => {
-  it('puts 4-6% of 10,000 new visitors in a 5% canary, each by a bucket drawn once', () => {
+  it('serves 4-6% of 10,000 first visits the 5% canary on that first page, and keeps each in its arm after', () => {
     const site = cohorts();
+    const splits = split(5);
     let canary = 0;
     for (let visitor = 0; visitor < 10_000; visitor++) {
       const first = visit();
-      // The first page: the current version, and a bucket for the next ones.
-      expect(site.ofPage(first.request, first.reply, live, split(5)).manifest.legal).toBe(live.legal);
+      const cohort = site.ofPage(first.request, first.reply, live, splits);
       const [cookie] = first.set;
       expect(cookie).toMatchObject({ name: 'cohort', options: { httpOnly: true, sameSite: 'lax', path: '/' } });
       const next = visit({ cohort: cookie!.value });
-      const cohort = site.ofPage(next.request, next.reply, live, split(5));
+      expect(site.ofPage(next.request, next.reply, live, splits)).toBe(cohort);
       expect(next.set).toEqual([]);
       if (cohort.canary.has('legal')) canary += 1;
     }
@@ -50,12 +51,13 @@ describe('cohorts', () => {
     expect(canary).toBeLessThanOrEqual(600);
   });
 
-  it('keeps a visitor in its cohort on every page, and raising the share only adds visitors', () => {
+  it('keeps a visitor in its arm on every page, and raising the share only adds visitors', () => {
     const site = cohorts();
-    const stages = [5, 25, 50, 100].map(split);
-    for (let bucket = 0; bucket < 100; bucket++) {
+    const stages = [5, 25, 50, 100].map((share) => split(share));
+    for (let n = 0; n < 200; n++) {
+      const id = newVisitorId();
       const seen = stages.map((splits) => {
-        const { request, reply } = visit({ cohort: String(bucket) });
+        const { request, reply } = visit({ cohort: id });
         const first = site.ofPage(request, reply, live, splits);
         expect(site.ofPage(request, reply, live, splits)).toBe(first);
         return first.canary.has('legal');
@@ -65,27 +67,52 @@ describe('cohorts', () => {
     }
   });
 
+  it('draws each test apart: two at once agree for about half the visitors, a new rollout picks a new canary', () => {
+    const ids = Array.from({ length: 4000 }, newVisitorId);
+    const inNew = (test: string, share: number) => ids.map((id) => getsNewVersion({ id: test, share }, id));
+    const [vendor, business] = [inNew('vendor/v2/t1', 50), inNew('business/v9/t1', 50)];
+    const agree = vendor.filter((arm, index) => arm === business[index]).length / ids.length;
+    expect(agree).toBeGreaterThan(0.45);
+    expect(agree).toBeLessThan(0.55);
+    // Two 5% canaries one after the other: both hold about 5% of 5% of visitors (0.25%), not 5%.
+    const [first, second] = [inNew('legal/v2/t1', 5), inNew('legal/v3/t2', 5)];
+    expect(first.filter((arm, index) => arm && second[index]).length).toBeLessThan(ids.length * 0.01);
+  });
+
   it('changes only the remote under the rollout, and gives each cohort one manifest object', () => {
     const site = cohorts();
     const splits = split(25);
-    const canary = site.cohortOf(live, splits, 3);
+    const [canaryId, otherCanaryId, currentId] = [
+      ...Array.from({ length: 200 }, newVisitorId)
+        .filter((id) => getsNewVersion(splits.legal!, id))
+        .slice(0, 2),
+      Array.from({ length: 200 }, newVisitorId).find((id) => !getsNewVersion(splits.legal!, id))!,
+    ];
+    const canary = site.cohortOf(live, splits, canaryId);
     expect(canary.manifest).toEqual({ ...live, legal: '/remotes/legal/v2/remoteEntry.js' });
     expect(canary.key).toBe('legal');
-    expect(site.cohortOf(live, splits, 4)).toBe(canary);
-    const current = site.cohortOf(live, splits, 60);
+    expect(site.cohortOf(live, splits, otherCanaryId)).toBe(canary);
+    const current = site.cohortOf(live, splits, currentId);
     expect(current.manifest).toBe(live);
     expect(current.key).toBe('');
   });
 
-  it('serves the current version to a visitor without cookies or with a cookie that is not a bucket', () => {
+  it('gives a new id for a cookie that is not one (an older bucket included), and none to a crawler', () => {
     const site = cohorts();
-    for (const value of [undefined, '', '100', '-1', '3.5', 'abc', '1e1']) {
-      const { request, reply } = visit(value === undefined ? {} : { cohort: value });
-      expect(site.ofPage(request, reply, live, split(100)).manifest).toBe(live);
+    for (const value of ['', '100', '7', 'abc', 'x'.repeat(23)]) {
+      const { request, reply, set } = visit({ cohort: value });
+      site.ofPage(request, reply, live, split(100));
+      expect(set[0]?.value).toMatch(/^[A-Za-z0-9_-]{22}$/);
     }
+    const bot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    const crawler = visit({}, 'http', bot);
+    expect(site.ofPage(crawler.request, crawler.reply, live, split(100)).manifest).toBe(live);
+    expect(crawler.set).toEqual([]);
+    const withId = visit({ cohort: newVisitorId() }, 'http', bot);
+    expect(site.ofRequest(withId.request, live, split(100)).manifest).toBe(live);
   });
 
-  it('names the cookie __Host- on https, and draws no bucket when no rollout is under way', () => {
+  it('names the cookie __Host- on https, and draws no id when no test is under way', () => {
     const site = cohorts();
     const secure = visit({}, 'https');
     site.ofPage(secure.request, secure.reply, live, split(5));

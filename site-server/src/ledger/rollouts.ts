@@ -7,8 +7,9 @@ import { isVersionName } from './versions.ts';
 
 /**
  * A staged rollout of one remote: a new version (the canary) serves a share of visitors, stage by stage (5% -> 25% ->
- * 100%), while everyone else keeps the version live when it started (the current one). Visitors are split by a
- * bucket (0-99) in a cookie: bucket < share sees the canary. At the last stage (100%) the canary goes live for all.
+ * 100%), while everyone else keeps the version live when it started (the current one). Visitors are split by their
+ * place in the test (a hash of their id and the test's, in [0, 100); see rollouts/cohorts.ts): below the share, the
+ * canary. At the last stage (100%) the canary goes live for all.
  */
 export interface Rollout {
   remote: RemoteName;
@@ -52,6 +53,8 @@ export const maxExperimentDays = 90;
 
 /** What a page server needs of a rollout: who gets the canary, and where its entry is. */
 export interface Split {
+  /** The test's own id (its remote, version and start): a visitor's arm is a hash of its id and this. */
+  id: string;
   version: string;
   entry: string;
   share: number;
@@ -64,15 +67,20 @@ export type Splits = Partial<Record<RemoteName, Split>>;
 
 export const shareOf = (rollout: Rollout) => rollout.stages[rollout.stage]!;
 
+/** A rollout's or experiment's own id: a new rollout of the same version is a new test, drawn afresh. */
+export const testIdOf = (rollout: Pick<Rollout, 'remote' | 'version' | 'startedAt'>) =>
+  `${rollout.remote}/${rollout.version}/${rollout.startedAt}`;
+
 export const splitOf = (rollout: Rollout): Split => ({
+  id: testIdOf(rollout),
   version: rollout.version,
   entry: rollout.entry,
   share: shareOf(rollout),
   stage: rollout.stage + 1,
 });
 
-/** Whether a visitor's bucket (0-99) is in the canary at `share` percent: raising the share only adds buckets. */
-export const inCanary = (bucket: number, share: number) => bucket < share;
+/** Whether a visitor's place in a test (in [0, 100)) is in the canary at `share` percent: a larger share only adds. */
+export const inCanary = (place: number, share: number) => place < share;
 
 /** Default time of a stage (ROLLOUT_STAGE_MINUTES or `--stage-minutes`). */
 export const defaultStageMinutes = 10;
@@ -144,6 +152,14 @@ export const judgedOver = (rollout: Rollout) => ({
   version: rollout.version,
   current: rollout.current,
   since: new Date(rollout.stageSince),
+  share: shareOf(rollout),
+});
+
+/** An experiment as its judge reads it: its arms since it started, its goal, days and share. */
+export const experimentOf = (rollout: Rollout) => ({
+  ...judgedOver(rollout),
+  ...rollout.experiment!,
+  since: new Date(rollout.startedAt),
 });
 
 /** Where the rollouts of a site without PostgreSQL are kept: beside its manifest, as its records are. */

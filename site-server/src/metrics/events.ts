@@ -10,11 +10,13 @@ export type BuildEvent =
   | { remote: string; outcome: 'refused'; reason: 'unreachable' | 'checksum' | 'too_large' | 'invalid' };
 export type WatchVerdict = { remote: string; kind: 'rolled_back' | 'aborted' | 'advanced' | 'waiting' };
 export type WatchLook = { at: number; intervalMs: number };
+export type SampleRatioEvent = { remote: string; mismatch: boolean };
 
 export const channels = {
   build: channel('gift.site.build'),
   verdict: channel('gift.site.watch.verdict'),
   look: channel('gift.site.watch.look'),
+  sampleRatio: channel('gift.site.watch.sample-ratio'),
 };
 
 const publisher =
@@ -30,4 +32,6 @@ export const siteEvents = {
   verdict: publisher<WatchVerdict>(channels.verdict),
   /** A look of the release watch that read what it needed (none while the database is away). */
   look: publisher<WatchLook>(channels.look),
+  /** The sample ratio check of a rollout's or experiment's arms at one look of the watch. */
+  sampleRatio: publisher<SampleRatioEvent>(channels.sampleRatio),
 };

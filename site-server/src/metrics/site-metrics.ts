@@ -8,7 +8,7 @@ import { cheapCounter, type Metrics } from 'api';
 import type { Split, Splits } from '../ledger/rollouts.ts';
 import { liveVersionsOf } from '../ledger/versions.ts';
 import type { ReleasesSource } from '../remotes/builds.ts';
-import { channels, type BuildEvent, type WatchLook, type WatchVerdict } from './events.ts';
+import { channels, type BuildEvent, type SampleRatioEvent, type WatchLook, type WatchVerdict } from './events.ts';
 
 const folders = new Set<string>(remoteNames.map((remote) => remotes[remote].folder));
 const pageOwners = new Map<string, string>(pageRoutes.map((route) => [route.path, remotes[route.remote].folder]));
@@ -105,6 +105,26 @@ export function siteMetrics(
     },
   });
 
+  // The watch's last check of each test's arms; a remote whose test is over has no series.
+  const ratios = new Map<string, boolean>();
+  new Gauge({
+    name: 'site_rollout_sample_ratio_mismatch',
+    help:
+      "1 when a rollout's or experiment's arms are not the sizes its split says (the watch's sample ratio check, " +
+      'p < 0.001 valid at every look): it is held; 0 when they match. By remote.',
+    labelNames: ['remote'],
+    registers,
+    collect() {
+      this.reset();
+      const under = new Set<string>();
+      eachSplit(({ remote }) => under.add(remote));
+      for (const [remote, mismatch] of ratios) {
+        if (under.has(remote)) this.set({ remote }, mismatch ? 1 : 0);
+        else ratios.delete(remote);
+      }
+    },
+  });
+
   const countPage = cheapCounter(
     metrics,
     'site_pages_total',
@@ -156,6 +176,10 @@ export function siteMetrics(
     const { remote, kind } = message as WatchVerdict;
     verdicts.inc({ remote, kind });
   };
+  const onSampleRatio = (message: unknown) => {
+    const { remote, mismatch } = message as SampleRatioEvent;
+    ratios.set(remote, mismatch);
+  };
   const onLook = (message: unknown) => {
     const look = message as WatchLook;
     looksOf().last.set(look.at / 1000);
@@ -165,6 +189,7 @@ export function siteMetrics(
     [channels.build.name, onBuild],
     [channels.verdict.name, onVerdict],
     [channels.look.name, onLook],
+    [channels.sampleRatio.name, onSampleRatio],
   ] as const;
   for (const [name, listener] of heard) subscribe(name, listener);
   app.addHook('onClose', async () => {

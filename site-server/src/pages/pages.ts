@@ -22,7 +22,7 @@ import { documentPolicy } from '../http/security-headers.ts';
 import { allowingImportMap, pageIntegrity, withIntegrity, type PageIntegrity } from './integrity-map.ts';
 import { vouch } from './view-tickets.ts';
 import type { Splits } from '../ledger/rollouts.ts';
-import type { Cohort, Cohorts } from '../rollouts/cohorts.ts';
+import { isCrawler, type Cohort, type Cohorts } from '../rollouts/cohorts.ts';
 
 /** A manifest's part of a page: its element, its integrity elements, and the page's policy that allows them. */
 interface Composed {
@@ -254,7 +254,8 @@ export function pageSender({
     // The page's own policy: its import map allowed by its hash, and the origins of a developer's local remotes.
     reply.header('Content-Security-Policy', local.length ? allowingOverrides(composed.policy, local) : composed.policy);
     const personal = grants.length > 0 || local.length > 0;
-    if (match) vouch(tickets, request, reply, match.route, manifest);
+    // A crawler's view is in no arm's figures: it gets no ticket.
+    if (match && !isCrawler(request)) vouch(tickets, request, reply, match.route, manifest);
     reply
       .code(found ? 200 : 404)
       // What one browser previews or overrides is for it alone: never kept by a cache, shared or its own.

@@ -4,6 +4,7 @@ import { matchRoute, type PageRoute } from '@gift/content';
 import { viewTicketPath, viewTicketTiming } from '@gift/contracts/field-data';
 import { remotes, type RemotesManifest } from '@gift/federation';
 import { liveVersionsOf } from '../ledger/versions.ts';
+import { assignedOnThisPage, isCrawler } from '../rollouts/cohorts.ts';
 
 /**
  * The view's ticket, beside the page (which stays the same bytes for everyone): the site vouches that it served this
@@ -22,7 +23,7 @@ export function vouch(
   const version = tickets && liveVersionsOf(manifest)[remotes[route.remote].folder];
   if (!tickets || !version) return false;
   const { name, value, options } = tickets.issue(
-    { remote: route.remote, version, route: route.path },
+    { remote: route.remote, version, route: route.path, assigned: assignedOnThisPage(request) },
     { secure: request.protocol === 'https' },
   );
   reply.setCookie(name, value, options);
@@ -48,8 +49,9 @@ export function serveViewTickets(
     if (!match) {
       return reply.code(400).send({ error: 'Bad Request', message: 'path must be the address of a page of the site' });
     }
-    // The ticket itself as the answer (empty when the remote has no version here), for the shell to keep.
-    const ticket = vouch(tickets, request, reply, match.route, await manifestOf(request, reply));
+    // The ticket itself as the answer (empty when the remote has no version here, or for a crawler), for the shell
+    // to keep.
+    const ticket = !isCrawler(request) && vouch(tickets, request, reply, match.route, await manifestOf(request, reply));
     return reply.type('text/plain; charset=utf-8').send(ticket || '');
   });
 }

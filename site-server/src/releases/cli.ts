@@ -8,7 +8,7 @@ import {
   judgeRollout,
   openMigratedDatabase,
   printable,
-  readConfig,
+  readJudgeSettings,
   type Db,
 } from 'api/commands';
 import { remoteNames, remotes, type RemoteName } from '@gift/federation';
@@ -64,6 +64,20 @@ const path = (value: string) => (isAbsolute(value) ? value : resolve(typedIn, va
 
 let db: Db | undefined;
 let known: ReleaseSettings | undefined;
+
+/**
+ * The release judge's settings (RELEASE_WATCH_*), as the site server reads them; a wrong one is one line that names
+ * it. The commands need nothing else of the API's settings (no secret, no site address).
+ */
+function judgeRule() {
+  try {
+    return readJudgeSettings(process.env);
+  } catch (error) {
+    throw new ReleaseError(
+      `${(error as Error).message}: set it as the site server has it (its env file, or the shell that runs pnpm start).`,
+    );
+  }
+}
 
 /**
  * The site servers' settings: REMOTES_DIR, and where the releases live: PostgreSQL's tables when DATABASE_URL names
@@ -168,6 +182,19 @@ async function rolloutCommand(remote: RemoteName, action: string | undefined, re
       return;
     }
   }
+  if ((action === 'advance' || action === 'complete') && !reason?.trim()) {
+    // A mismatch of the arms' sizes holds a rollout: only a person who says why takes it on.
+    const rollout = (await ledgerOf(await settings()).rollouts())[remote];
+    const data = rollout && !rollout.experiment ? await fieldDataDb() : undefined;
+    const ratio = data && (await judgeRollout(data, judgedOver(rollout!), judgeRule())).sampleRatio;
+    if (ratio?.mismatch) {
+      throw new ReleaseError(
+        `Not ${action === 'advance' ? 'advanced' : 'completed'}: the arms are not the sizes the split says, so the ` +
+          `canary's figures cannot be trusted.\n  sample ratio: ${ratio.why}\nFind why, then pnpm rollout ${folder} ` +
+          `abort, or ${action} --reason "<why it is safe>".`,
+      );
+    }
+  }
   const step = await stepRollout(await settings(), remote, action as RolloutAction, {
     why: reason?.trim() || 'by hand',
   });
@@ -186,12 +213,12 @@ async function rolloutCommand(remote: RemoteName, action: string | undefined, re
 /** A rollout's lines, with its cohorts' figures when the site's field data is here to read. */
 async function rolloutStatus(rollout: Rollout) {
   if (rollout.experiment) {
-    return experimentStatus(rollout, { fieldDataDb, rule: readConfig(process.env, root).releaseWatch });
+    return experimentStatus(rollout, { fieldDataDb, rule: judgeRule() });
   }
   const data = await fieldDataDb();
   const judged =
     data &&
-    (await judgeRollout(data, judgedOver(rollout), readConfig(process.env, root).releaseWatch, undefined, {
+    (await judgeRollout(data, judgedOver(rollout), judgeRule(), undefined, {
       reports: true,
     }));
   return rolloutLines(rollout, new Date(), judged);
@@ -290,12 +317,10 @@ async function fieldDataDb(): Promise<Db | undefined> {
   if (fieldDb !== null) return fieldDb;
   fieldDb = undefined;
   if (db) return (fieldDb = db);
-  try {
-    const config = readConfig(process.env, root);
-    if (existsSync(join(config.dataDir, 'requests.sqlite'))) fieldDb = await openMigratedDatabase(config);
-  } catch {
-    // No field data to show without the server's settings.
-  }
+  // Where the API keeps it without PostgreSQL: DATA_DIR, or the workspace's .data (as pnpm start has it).
+  const dataDir = process.env.DATA_DIR ? path(process.env.DATA_DIR) : join(root, '.data');
+  if (existsSync(join(dataDir, 'requests.sqlite')))
+    fieldDb = await openMigratedDatabase({ databaseUrl: undefined, dataDir });
   return fieldDb;
 }
 
@@ -305,8 +330,7 @@ async function watchLine(remote: RemoteName, records: ReleaseRecord[]) {
   const watched = minutes > 0 ? watchedRelease(records, new Date(), minutes) : undefined;
   const data = watched && (await fieldDataDb());
   if (!watched || !data) return undefined;
-  const config = readConfig(process.env, root);
-  const { next, decision } = await judgeRelease(data, { remote, ...watched }, config.releaseWatch, undefined, {
+  const { next, decision } = await judgeRelease(data, { remote, ...watched }, judgeRule(), undefined, {
     reports: true,
   });
   return (
@@ -389,7 +413,7 @@ async function main(args: string[]) {
       {
         settings,
         fieldDataDb,
-        rule: readConfig(process.env, root).releaseWatch,
+        rule: judgeRule(),
         printSwitch,
         log,
       },

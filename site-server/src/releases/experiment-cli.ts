@@ -2,7 +2,7 @@ import { judgeExperimentOver, judgeRollout, printable, remoteGoals, type Decisio
 import { remotes, type RemoteName } from '@gift/federation';
 import { ledgerOf } from '../ledger/switches.ts';
 import { stepRollout } from '../ledger/rollout-steps.ts';
-import { judgedOver, maxExperimentDays, type Rollout } from '../ledger/rollouts.ts';
+import { experimentOf, judgedOver, maxExperimentDays, type Rollout } from '../ledger/rollouts.ts';
 import { experimentLines } from './experiment-status.ts';
 import { ReleaseError, RefusedRelease, promote, type Promotion, type ReleaseSettings } from './release.ts';
 
@@ -139,6 +139,14 @@ export async function experimentCommand(
   const db = await deps.fieldDataDb();
   if (!db) throw new ReleaseError(noFieldData);
   const verdict = await judge(db, rollout, deps.rule);
+  if (verdict.sampleRatio.mismatch) {
+    throw new ReleaseError(
+      `Not shipped: the arms are not the sizes the split says, so their conversions cannot be compared.\n` +
+        `  sample ratio: ${verdict.sampleRatio.why}\n` +
+        `Find why (a cache, a page that loses its beacon on one version, crawlers), then stop it: ` +
+        `pnpm experiment ${folder} stop.`,
+    );
+  }
   if (verdict.decision !== 'new version converts more') {
     throw new ReleaseError(
       `Not shipped: ${verdict.why}.\n` +
@@ -172,11 +180,7 @@ const noFieldData =
   'SQLite file).';
 
 function judge(db: Db, rollout: Rollout, rule: DecisionRule) {
-  return judgeExperimentOver(
-    db,
-    { ...rollout, ...rollout.experiment!, since: new Date(rollout.startedAt) },
-    { maxPerNetwork: rule.maxPerNetwork },
-  );
+  return judgeExperimentOver(db, experimentOf(rollout), { maxPerNetwork: rule.maxPerNetwork });
 }
 
 /** An experiment's lines, with its figures when the site's field data is here to read. */

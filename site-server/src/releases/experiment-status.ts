@@ -1,4 +1,4 @@
-import type { Decision, ExperimentVerdict } from 'api/commands';
+import type { Decision, ExperimentVerdict, SampleRatio } from 'api/commands';
 import { remotes } from '@gift/federation';
 import { shareOf, type Rollout } from '../ledger/rollouts.ts';
 
@@ -37,7 +37,7 @@ function armRows(rollout: Rollout, verdict: ExperimentVerdict) {
 export function experimentLines(
   rollout: Rollout,
   now: Date,
-  judged?: { verdict: ExperimentVerdict; guardrails: Decision },
+  judged?: { verdict: ExperimentVerdict & { sampleRatio: SampleRatio }; guardrails: Decision },
 ): string[] {
   const folder = remotes[rollout.remote].folder;
   const { goal, days } = rollout.experiment!;
@@ -54,6 +54,7 @@ export function experimentLines(
   }
   const { verdict, guardrails } = judged;
   lines.push(...armRows(rollout, verdict));
+  lines.push(`    sample ratio: ${verdict.sampleRatio.why}`);
   lines.push(`    decision so far: ${verdict.why}`);
   lines.push(
     guardrails.verdict === 'roll back'
@@ -66,6 +67,12 @@ export function experimentLines(
     'no difference shown': `the days planned are over: pnpm experiment ${folder} stop keeps ${rollout.current}`,
     continue: `look again later (the interval holds at every look); ${days - day + 1} of ${days} days left`,
   }[verdict.decision];
-  lines.push(`    next: ${next}`);
+  lines.push(
+    `    next: ${
+      verdict.sampleRatio.mismatch
+        ? `find why the arms are not the split's sizes; ship is refused meanwhile (pnpm experiment ${folder} stop ends it)`
+        : next
+    }`,
+  );
   return lines;
 }

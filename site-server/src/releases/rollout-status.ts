@@ -1,4 +1,4 @@
-import type { Decision, VersionFigures } from 'api/commands';
+import type { Decision, SampleRatio, VersionFigures } from 'api/commands';
 import { countsLine } from 'api/commands';
 import { remotes } from '@gift/federation';
 import { shareOf, stageElapsedMs, stageIsDue, type Rollout } from '../ledger/rollouts.ts';
@@ -26,7 +26,7 @@ const figuresLine = (figures: VersionFigures) =>
 export function rolloutLines(
   rollout: Rollout,
   now: Date,
-  judged?: { canary: VersionFigures; current: VersionFigures; decision: Decision },
+  judged?: { canary: VersionFigures; current: VersionFigures; decision: Decision; sampleRatio: SampleRatio },
 ): string[] {
   const folder = remotes[rollout.remote].folder;
   const share = shareOf(rollout);
@@ -49,10 +49,15 @@ export function rolloutLines(
   }
   lines.push(`    canary  ${rollout.version}: ${figuresLine(judged.canary)}`);
   lines.push(`    current ${rollout.current}: ${figuresLine(judged.current)} (same hours, same routes)`);
+  lines.push(`    sample ratio: ${judged.sampleRatio.why}`);
   const { verdict, why } = judged.decision;
   let decision: string;
   if (verdict === 'roll back') decision = `abort at the watch's next look: ${why}`;
-  else if (rollout.pausedAt) {
+  else if (judged.sampleRatio.mismatch) {
+    decision =
+      `held at ${share}%: the arms are not the sizes the split says, so no figure of theirs can be trusted; find why ` +
+      `(a cache, a page that loses its beacon on one version), then pnpm rollout ${folder} abort, or advance --reason`;
+  } else if (rollout.pausedAt) {
     decision = `paused: nothing advances until pnpm rollout ${folder} resume (it is still aborted if its figures turn worse)`;
   } else if (verdict === 'wait') {
     decision = `${why}${left > 0 ? `; the stage has ${duration(left)} left` : '; the stage has run its time'}`;

@@ -290,7 +290,13 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     ]);
     // From the notification: the heartbeat is a minute here.
     await until(() => following.splits().vendor?.share === 25, 20_000);
-    expect(following.splits().vendor).toEqual({ version: canary, entry: rollout.entry, share: 25, stage: 1 });
+    expect(following.splits().vendor).toEqual({
+      id: `vendor/${canary}/${now}`,
+      version: canary,
+      entry: rollout.entry,
+      share: 25,
+      stage: 1,
+    });
     expect(existsSync(join(cacheDir, 'vendor', canary, 'ssr', 'vendor-page.js'))).toBe(true);
 
     // Two servers completing it at once: one switch, one event, the rollout gone.

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPreview } from '../ledger/preview-links.ts';
-import { rolloutsFile, writeRollout, type Rollout } from '../ledger/rollouts.ts';
+import { rolloutsFile, testIdOf, writeRollout, type Rollout } from '../ledger/rollouts.ts';
+import { newVisitorId, placeIn } from './cohorts.ts';
 import { createSiteServer } from '../server.ts';
 
 const secret = 'a-preview-secret-of-at-least-32-characters';
+const browser = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
 
 function writeFile(path: string, content: string) {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -25,6 +27,7 @@ describe('a site server with a rollout under way', () => {
   const logs: { msg: string; page?: string }[] = [];
   let app: FastifyInstance;
 
+  const startedAt = new Date().toISOString();
   const rollout = (share: number): Rollout => ({
     remote: 'legal',
     version: canary,
@@ -33,9 +36,9 @@ describe('a site server with a rollout under way', () => {
     stages: [share, 100],
     stage: 0,
     stageMinutes: 10,
-    stageSince: new Date().toISOString(),
+    stageSince: startedAt,
     pausedMs: 0,
-    startedAt: new Date().toISOString(),
+    startedAt,
     startedBy: 'ops',
   });
 
@@ -58,20 +61,42 @@ describe('a site server with a rollout under way', () => {
     JSON.parse(/<script type="application\/json" id="remotes-manifest"[^>]*>([^<]*)</.exec(html)![1]!) as {
       legal: string;
     };
-  const page = (url: string, bucket?: number, cookies: Record<string, string> = {}) =>
-    app.inject({ url, cookies: { ...cookies, ...(bucket === undefined ? {} : { cohort: String(bucket) }) } });
+  const page = (url: string, visitor?: string, cookies: Record<string, string> = {}) =>
+    app.inject({
+      url,
+      headers: { 'user-agent': browser },
+      cookies: { ...cookies, ...(visitor === undefined ? {} : { cohort: visitor }) },
+    });
+  /** A visitor's id whose place in the rollout at `share` is in [low, high). */
+  const visitorAt = (low: number, high: number) => {
+    for (;;) {
+      const id = newVisitorId();
+      const place = placeIn(testIdOf(rollout(5)), id);
+      if (place >= low && place < high) return id;
+    }
+  };
+  const [inFive, alsoInFive, atTwenty, atFifty, atEighty] = [
+    visitorAt(0, 5),
+    visitorAt(0, 5),
+    visitorAt(5, 25),
+    visitorAt(25, 100),
+    visitorAt(25, 100),
+  ];
 
-  it('serves a first visit the current version and gives it a bucket for the next pages', async () => {
+  it('serves a first visit its arm at once and gives it an id for the next pages', async () => {
     const first = await page('/privacy');
-    expect(manifestIn(first.body).legal).toBe(entry(current));
-    expect(String(first.headers['set-cookie'])).toMatch(
-      /(^|,)cohort=\d{1,2}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax/,
+    const cookie = /(?:^|,)cohort=([A-Za-z0-9_-]{22}); Max-Age=7776000; Path=\/; HttpOnly; SameSite=Lax/.exec(
+      String(first.headers['set-cookie']),
     );
+    expect(cookie).not.toBeNull();
+    const arm = placeIn(testIdOf(rollout(5)), cookie![1]!) < 5 ? canary : current;
+    expect(manifestIn(first.body).legal).toBe(entry(arm));
+    expect(manifestIn((await page('/privacy', cookie![1])).body).legal).toBe(entry(arm));
   });
 
   it('serves each cohort its own version of every page and of the manifest, varying by cookie', async () => {
     for (const url of ['/privacy', '/vendor', '/no-such-page']) {
-      const [inCanary, inCurrent] = [await page(url, 4), await page(url, 5)];
+      const [inCanary, inCurrent] = [await page(url, inFive), await page(url, atTwenty)];
       expect(manifestIn(inCanary.body).legal).toBe(entry(canary));
       expect(manifestIn(inCurrent.body).legal).toBe(entry(current));
       expect(inCanary.headers.etag).not.toBe(inCurrent.headers.etag);
@@ -80,37 +105,50 @@ describe('a site server with a rollout under way', () => {
         expect(answer.headers['set-cookie'] ?? '').not.toMatch(/(^|,)cohort=/);
       }
     }
-    const manifest = (bucket: number) => app.inject({ url: '/remotes.json', cookies: { cohort: String(bucket) } });
-    expect((await manifest(0)).json().legal).toBe(entry(canary));
-    expect((await manifest(99)).json().legal).toBe(entry(current));
-    expect((await manifest(0)).headers.vary).toContain('Cookie');
+    const manifest = (visitor: string) =>
+      app.inject({ url: '/remotes.json', headers: { 'user-agent': browser }, cookies: { cohort: visitor } });
+    expect((await manifest(inFive)).json().legal).toBe(entry(canary));
+    expect((await manifest(atEighty)).json().legal).toBe(entry(current));
+    expect((await manifest(inFive)).headers.vary).toContain('Cookie');
     // A cohort's 304 is for its own page: the other cohort's ETag does not match.
-    const etag = String((await page('/privacy', 4)).headers.etag);
-    expect((await page('/privacy', 4, {})).statusCode).toBe(200);
-    const again = await app.inject({ url: '/privacy', cookies: { cohort: '80' }, headers: { 'if-none-match': etag } });
+    const etag = String((await page('/privacy', inFive)).headers.etag);
+    expect((await page('/privacy', inFive, {})).statusCode).toBe(200);
+    const again = await app.inject({
+      url: '/privacy',
+      cookies: { cohort: atEighty },
+      headers: { 'user-agent': browser, 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(200);
     expect(manifestIn(again.body).legal).toBe(entry(current));
   });
 
   it('keeps one page per cohort in memory: visitors of both cohorts in turn cost no new compression', async () => {
-    await page('/terms', 1);
-    await page('/terms', 50);
+    await page('/terms', inFive);
+    await page('/terms', atFifty);
     const before = logs.filter((line) => line.msg === 'Page kept in memory, compressed' && line.page === '/terms');
-    for (let i = 0; i < 10; i++) await page('/terms', i % 2 ? 1 : 50);
+    for (let i = 0; i < 10; i++) await page('/terms', i % 2 ? alsoInFive : atFifty);
     const after = logs.filter((line) => line.msg === 'Page kept in memory, compressed' && line.page === '/terms');
     expect(after).toHaveLength(before.length);
   });
 
   it('lets a preview or a local override win over the cohort for the browser that holds it', async () => {
     const token = signPreview({ remote: 'legal', version: candidate, expires: Date.now() + 3_600_000 }, secret);
-    const previewed = await page('/privacy', 1, { 'preview-legal': token });
+    const previewed = await page('/privacy', inFive, { 'preview-legal': token });
     expect(manifestIn(previewed.body).legal).toBe(entry(candidate));
     const developer = await createSiteServer({ root, remotesDir, manifestFile, siteRole: 'development' });
     try {
       const local = 'http://localhost:5175/remoteEntry.js';
-      const overridden = await developer.inject({ url: '/privacy', cookies: { cohort: '1', 'override-legal': local } });
+      const overridden = await developer.inject({
+        url: '/privacy',
+        headers: { 'user-agent': browser },
+        cookies: { cohort: inFive, 'override-legal': local },
+      });
       expect(manifestIn(overridden.body).legal).toBe(local);
-      const inCanary = await developer.inject({ url: '/privacy', cookies: { cohort: '1' } });
+      const inCanary = await developer.inject({
+        url: '/privacy',
+        headers: { 'user-agent': browser },
+        cookies: { cohort: inFive },
+      });
       expect(manifestIn(inCanary.body).legal).toBe(entry(canary));
     } finally {
       await developer.close();
@@ -119,12 +157,12 @@ describe('a site server with a rollout under way', () => {
 
   it('follows the rollout file: a larger share adds visitors, the end of the rollout puts everyone back', async () => {
     await writeRollout(rolloutsFile(manifestFile), 'legal', rollout(25));
-    await expect.poll(async () => manifestIn((await page('/privacy', 20)).body).legal).toBe(entry(canary));
-    expect(manifestIn((await page('/privacy', 4)).body).legal).toBe(entry(canary));
-    expect(manifestIn((await page('/privacy', 25)).body).legal).toBe(entry(current));
+    await expect.poll(async () => manifestIn((await page('/privacy', atTwenty)).body).legal).toBe(entry(canary));
+    expect(manifestIn((await page('/privacy', inFive)).body).legal).toBe(entry(canary));
+    expect(manifestIn((await page('/privacy', atFifty)).body).legal).toBe(entry(current));
     await writeRollout(rolloutsFile(manifestFile), 'legal', undefined);
-    await expect.poll(async () => manifestIn((await page('/privacy', 4)).body).legal).toBe(entry(current));
-    // No rollout: no bucket is drawn.
+    await expect.poll(async () => manifestIn((await page('/privacy', inFive)).body).legal).toBe(entry(current));
+    // No rollout: no id is drawn.
     expect(String((await page('/privacy')).headers['set-cookie'] ?? '')).not.toMatch(/(^|,)cohort=/);
   });
 });

@@ -9,7 +9,9 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fieldData, openMigratedDatabase, readConfig, type Db } from 'api';
 import { release, type ReleaseSettings } from '../releases/release.ts';
-import { listeningSite } from './test-road.ts';
+import { browserAgent, listeningSite } from './test-road.ts';
+import { newVisitorId, placeIn } from '../rollouts/cohorts.ts';
+import { testIdOf } from '../ledger/rollouts.ts';
 import { ledgerOf } from '../ledger/switches.ts';
 import { watchReleases } from './release-watch.ts';
 import { watchRollouts } from './rollout-watch.ts';
@@ -39,12 +41,16 @@ function writeFile(path: string, content: string) {
 }
 
 /**
- * A page of the site fetched from `address` (as the proxy in front says), by a visitor whose cohort cookie holds
- * `cohort` when given: the view ticket it came with.
+ * A page of the site fetched from `address` (as the proxy in front says) by a browser, by a visitor whose cohort
+ * cookie holds the id `cohort` when given: the view ticket it came with.
  */
-async function ticketFrom(address: string, cohort?: number): Promise<string> {
+async function ticketFrom(address: string, cohort?: string): Promise<string> {
   const response = await fetch(`${site}/privacy`, {
-    headers: { 'X-Forwarded-For': address, ...(cohort !== undefined && { cookie: `cohort=${cohort}` }) },
+    headers: {
+      'X-Forwarded-For': address,
+      'user-agent': browserAgent,
+      ...(cohort !== undefined && { cookie: `cohort=${cohort}` }),
+    },
   });
   await response.arrayBuffer();
   const cookie = response.headers.getSetCookie().find((line) => line.startsWith('rum_legal='));
@@ -183,7 +189,7 @@ describe('forged field data against a release under watch', { timeout: 60_000 },
   it('a view reached by a client-side link gets its ticket from the site, for its own route: its report counts', async () => {
     const asked = await fetch(`${site}/rum-ticket?path=${encodeURIComponent('/terms')}`, {
       method: 'POST',
-      headers: { 'X-Forwarded-For': '100.66.0.1' },
+      headers: { 'X-Forwarded-For': '100.66.0.1', 'user-agent': browserAgent },
     });
     expect(asked.status).toBe(200);
     expect(asked.headers.get('cache-control')).toBe('no-store');
@@ -325,22 +331,32 @@ describe('forged field data against a staged rollout', { timeout: 120_000 }, () 
     writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = "a canary";');
     const rollout = { stages: [5, 25, 100], stageMinutes: 1 };
     const canary = (await release(settings, 'legal', { prebuilt: true, force: { reason: 'unit test' }, rollout })).to;
-    // 60 networks in each cohort (buckets 0-4 are the canary's 5%): the canary's views err on 3 of them.
+    // 60 networks in each arm (a visitor in each, the canary's 5% or the others): the canary's views err on 3 of them.
+    const test = testIdOf((await ledgerOf(settings).rollouts()).legal!);
+    const visitorIn = (canary: boolean) => {
+      for (;;) {
+        const id = newVisitorId();
+        if (placeIn(test, id) < 5 === canary) return id;
+      }
+    };
+    const [canaryVisitor, currentVisitor] = [visitorIn(true), visitorIn(false)];
     for (let network = 1; network <= 60; network++) {
       const [inCanary, inCurrent] = [`100.70.${network}.1`, `100.71.${network}.1`];
       const erred = network <= 3;
-      expect(await report(inCanary, { error: erred, cookie: await ticketFrom(inCanary, 0), version: canary })).toBe(
-        204,
-      );
-      expect(await report(inCurrent, { error: false, cookie: await ticketFrom(inCurrent, 50), version: current })).toBe(
-        204,
-      );
+      const [canaryTicket, currentTicket] = [
+        await ticketFrom(inCanary, canaryVisitor),
+        await ticketFrom(inCurrent, currentVisitor),
+      ];
+      expect(await report(inCanary, { error: erred, cookie: canaryTicket, version: canary })).toBe(204);
+      expect(await report(inCurrent, { error: false, cookie: currentTicket, version: current })).toBe(204);
     }
     // One more network, in the current version's cohort, sends three erred views of it: 3 of 63 (4.8%) would make
     // the canary's 5% look no worse.
     for (let host = 1; host <= 3; host++) {
       const address = `100.72.0.${host}`;
-      expect(await report(address, { error: true, cookie: await ticketFrom(address, 50), version: current })).toBe(204);
+      expect(
+        await report(address, { error: true, cookie: await ticketFrom(address, currentVisitor), version: current }),
+      ).toBe(204);
     }
     // Its stage is due: the watch neither advances nor aborts it, it waits for evidence.
     const due = () => new Date(Date.now() + 5 * 60_000);

@@ -1,10 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { siteEvents } from '../metrics/events.ts';
-import { countsLine, defaultRule, judgeRollout, queueRolloutWebhook, type DecisionRule, type Db } from 'api/commands';
+import {
+  countsLine,
+  defaultRule,
+  experimentSampleRatio,
+  judgeRollout,
+  queueRolloutWebhook,
+  type DecisionRule,
+  type Db,
+} from 'api/commands';
 import { remoteNames, remotes } from '@gift/federation';
 import { ledgerOf, type ReleaseSettings } from '../ledger/switches.ts';
 import { stepRollout, type RolloutStep } from '../ledger/rollout-steps.ts';
-import { judgedOver, shareOf, stageIsDue } from '../ledger/rollouts.ts';
+import { experimentOf, judgedOver, shareOf, stageIsDue, testIdOf } from '../ledger/rollouts.ts';
 
 /**
  * The rollouts' decisions, taken by the release watch at each look: the canary's counted figures since its stage
@@ -12,6 +20,8 @@ import { judgedOver, shareOf, stageIsDue } from '../ledger/rollouts.ts';
  * once, whatever the stage's time. Not worse with enough data, once the stage has run its time: advance (after the
  * last stage, live for everyone). Otherwise wait. A paused rollout is still aborted when worse, never advanced.
  * Each step is taken once, whichever server decides first (`stepRollout` changes only the stage it was decided on).
+ * A sample ratio mismatch (the arms' sizes are not the split's: ../../api/src/judge/sample-ratio.ts) holds a rollout at
+ * its stage, logged once and in `site_rollout_sample_ratio_mismatch`; it is still aborted when worse.
  * An experiment is judged alike on its guardrails (worse: stopped, everyone on the current version) and never
  * advanced: its figures on conversions inform a person, who ships or stops it (`pnpm experiment`).
  */
@@ -28,6 +38,8 @@ export interface RolloutWatchOptions {
 
 /** Invalid entries already logged, once each (by remote and what is wrong), for as long as the process runs. */
 const reported = new Set<string>();
+/** Rollouts whose sample ratio mismatch was logged (once each, by their test's id). */
+const mismatched = new Set<string>();
 
 /** One look at every rollout under way: resolves with the steps taken. */
 export async function watchRollouts({
@@ -51,10 +63,23 @@ export async function watchRollouts({
     if (!rollout) continue;
     const judged = await judgeRollout(db, judgedOver(rollout), rule, now);
     const { decision } = judged;
+    const folder = remotes[remote].folder;
+    // An experiment's check reads its days (a person's decision); a rollout's, its stage.
+    const ratio = rollout.experiment
+      ? await experimentSampleRatio(db, experimentOf(rollout), { now })
+      : judged.sampleRatio;
+    siteEvents.sampleRatio({ remote: folder, mismatch: ratio.mismatch });
+    if (ratio.mismatch && !mismatched.has(testIdOf(rollout))) {
+      mismatched.add(testIdOf(rollout));
+      log.warn(
+        { remote: folder, version: rollout.version, current: rollout.current, why: ratio.why },
+        'sample ratio mismatch: the rollout is held (not advanced) until someone finds why',
+      );
+    }
     const action =
       decision.verdict === 'roll back'
         ? 'abort'
-        : decision.verdict === 'keep' && !rollout.experiment && stageIsDue(rollout, now())
+        : decision.verdict === 'keep' && !rollout.experiment && !ratio.mismatch && stageIsDue(rollout, now())
           ? 'advance'
           : undefined;
     if (!action) {
@@ -67,7 +92,6 @@ export async function watchRollouts({
         : `${decision.why} (canary: ${countsLine(judged.canary)}; current: ${countsLine(judged.current)})`;
     const step = await stepRollout(settings, remote, action, { why, by: 'watch', decidedOn: rollout, now });
     if (!step) continue;
-    const folder = remotes[remote].folder;
     siteEvents.verdict({ remote: folder, kind: action === 'abort' ? 'aborted' : 'advanced' });
     const share = step.after ? shareOf(step.after) : step.done === 'completed' ? 100 : shareOf(rollout);
     log[action === 'abort' ? 'warn' : 'info'](

@@ -24,8 +24,14 @@ import { watchReleases } from './release-watch.ts';
  * have a good release rolled back), against a bad one none do (to keep it live). A row counts the runs whose verdict
  * is wrong: a rollback of equal versions, or a bad version left live.
  */
-/** A workspace of legal alone in a new folder, for releases of made-up builds: its settings and how to write a file. */
-export function legalWorkspace(prefix: string) {
+/** What the simulated visitors' browser says it is: a script's own user agent is a crawler's to the site. */
+export const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+
+/**
+ * A workspace of legal alone (or of `folders`) in a new folder, for releases of made-up builds: its settings and how to
+ * write a file.
+ */
+export function legalWorkspace(prefix: string, folders = ['legal']) {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const settings: ReleaseSettings = {
     root,
@@ -36,8 +42,11 @@ export function legalWorkspace(prefix: string) {
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileSync(path, content);
   };
-  writeFile(join(root, 'shell/dist/index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
-  writeFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'legal'\n");
+  writeFile(
+    join(root, 'shell/dist/index.html'),
+    '<!doctype html><html><head><title>shell</title></head><body><div id="root"></div></body></html>',
+  );
+  writeFile(join(root, 'pnpm-workspace.yaml'), `packages:\n${folders.map((folder) => `  - '${folder}'\n`).join('')}`);
   return { root, settings, writeFile };
 }
 
@@ -97,7 +106,9 @@ export async function simulateRoad({
 
   /** The page a browser loads from `address`: the ticket its answer gives the view. */
   async function pageTicket(address: string) {
-    const page = await fetch(`${site}/privacy`, { headers: { 'X-Forwarded-For': address } });
+    const page = await fetch(`${site}/privacy`, {
+      headers: { 'X-Forwarded-For': address, 'user-agent': browserAgent },
+    });
     await page.arrayBuffer();
     return ticketOfTiming(page.headers.get('server-timing'));
   }
