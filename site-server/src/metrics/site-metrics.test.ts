@@ -69,7 +69,12 @@ describe('GET /metrics on the site server', () => {
   it('counts pages by remote, from memory or made on demand, and the 304s, under their route patterns', async () => {
     const first = await app.inject({ url: '/privacy' });
     expect(first.statusCode).toBe(200);
-    const again = await app.inject({ url: '/privacy', headers: { 'if-none-match': String(first.headers.etag) } });
+    // The same visitor again (its id from the first answer: a new one would be drawn into an arm afresh).
+    const id = String(first.headers['set-cookie']).split(';')[0]!;
+    const again = await app.inject({
+      url: '/privacy',
+      headers: { 'if-none-match': String(first.headers.etag), cookie: id },
+    });
     expect(again.statusCode).toBe(304);
     await app.inject({ url: '/no-such-page-4711' });
     await app.inject({ url: `/remotes/legal/${current}/remoteEntry.js` });
@@ -102,6 +107,17 @@ describe('GET /metrics on the site server', () => {
     expect(valueOf(text, 'site_release_watch_interval_seconds')).toBe(30);
     expect(valueOf(text, 'site_builds_refused_total{remote="vendor",reason="checksum"}')).toBe(1);
     expect(valueOf(text, 'site_builds_fetched_total{remote="vendor"}')).toBe(1);
+  });
+
+  it('says whether the arms of a rollout under way are the sizes of its split, and nothing of a remote without one', async () => {
+    siteEvents.sampleRatio({ remote: 'legal', mismatch: true });
+    siteEvents.sampleRatio({ remote: 'vendor', mismatch: true });
+    let text = await scrape();
+    expect(valueOf(text, 'site_rollout_sample_ratio_mismatch{remote="legal"}')).toBe(1);
+    expect(text).not.toContain('site_rollout_sample_ratio_mismatch{remote="vendor"}');
+    siteEvents.sampleRatio({ remote: 'legal', mismatch: false });
+    text = await scrape();
+    expect(valueOf(text, 'site_rollout_sample_ratio_mismatch{remote="legal"}')).toBe(0);
   });
 
   it('is 404 from elsewhere without the token, 200 with it', async () => {

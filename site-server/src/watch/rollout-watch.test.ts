@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from 'api';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,6 +15,7 @@ import { judgeRollout } from 'api';
 import { watchRollouts } from './rollout-watch.ts';
 import { judgedOver, rolloutProblem, rolloutsFile } from '../ledger/rollouts.ts';
 import { deployedLegal } from './test-deployment.ts';
+import { channels } from '../metrics/events.ts';
 
 const inStages = { rollout: { stages: [5, 25, 100], stageMinutes: 10 } };
 const log = { warn: vi.fn(), info: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger;
@@ -104,6 +107,49 @@ describe('the watch of a staged rollout', { timeout: 60_000 }, () => {
       ['rollout.completed', 100],
     ]);
     expect(recordsOf(settings.manifestFile, 'legal').at(-1)).toMatchObject({ event: 'live', how: 'rollout' });
+  });
+
+  it('holds a canary whose arms are not the sizes of the split, however good its figures, and says so', async () => {
+    const { settings, first, second, view, watch, minutes, rollout, db: data } = await rolledOut();
+    const events: unknown[] = [];
+    const listener = (message: unknown) => events.push(message);
+    subscribe(channels.sampleRatio.name, listener);
+    // New visitors from 200 networks, the canary at 5%: 40 of them on the canary where 10 would be expected (a cache
+    // that keeps the canary's page for others, say). Both versions' views are clean.
+    for (let i = 0; i < 160; i++) await view(first, 0, { assigned: true });
+    for (let i = 0; i < 40; i++) await view(second, 0, { assigned: true });
+    for (let i = 0; i < 200; i++) await view(first, 0);
+    for (let i = 0; i < 200; i++) await view(second, 0);
+    expect(await watchRollouts({ ...watch, now: () => minutes(10) })).toEqual([]);
+    expect((await ledgerOf(settings).rollouts()).legal).toMatchObject({ stage: 0 });
+    expect(events.at(-1)).toEqual({ remote: 'legal', mismatch: true });
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ remote: 'legal', why: expect.stringMatching(/^MISMATCH: /) }),
+      'sample ratio mismatch: the rollout is held (not advanced) until someone finds why',
+    );
+    const judged = await judgeRollout(data, judgedOver(rollout), undefined, () => minutes(10));
+    expect(rolloutLines(rollout, minutes(10), judged).join('\n')).toMatch(
+      /sample ratio: MISMATCH: .*: 40 of 200 counted views on the new version \(20\.0%, planned 5\.0%\)[\s\S]*next: held at 5%/,
+    );
+    // By hand: refused without a reason.
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['bin/release.mjs', ...args], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: {
+          PATH: process.env.PATH,
+          REMOTES_DIR: settings.remotesDir,
+          REMOTES_MANIFEST: settings.manifestFile,
+          DATA_DIR: join(settings.root, 'data'),
+        },
+        encoding: 'utf8',
+      });
+    const refused = cli('rollout', 'legal', 'advance');
+    expect([refused.status, refused.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^Not advanced: the arms are not the sizes/),
+    ]);
+    expect((await ledgerOf(settings).rollouts()).legal).toMatchObject({ stage: 0 });
+    unsubscribe(channels.sampleRatio.name, listener);
   });
 
   it('aborts a canary whose LCP is slower than the current version’s by more than the margin over the same hours', async () => {

@@ -34,12 +34,19 @@ export async function deployed(remote: keyof typeof pageOf, second: PromoteOptio
   let views = 0;
   /**
    * A view the site vouched for (its own ticket), from one of 200 networks in turn (or `network`), received `at` (now
-   * by default), with `errors` errors and an LCP; with `goal`, the view reached it (a second beacon, as a ping is).
+   * by default), with `errors` errors and an LCP; with `goal`, the view reached it (a second beacon, as a ping is);
+   * `assigned`: its visitor was given its id on it (a new visitor).
    */
   const view = async (
     version: string,
     errors: number,
-    { at, lcp, goal, network }: { at?: Date; lcp?: number; goal?: GoalName; network?: string } = {},
+    {
+      at,
+      lcp,
+      goal,
+      network,
+      assigned,
+    }: { at?: Date; lcp?: number; goal?: GoalName; network?: string; assigned?: boolean } = {},
   ) => {
     views += 1;
     const report = {
@@ -55,6 +62,7 @@ export async function deployed(remote: keyof typeof pageOf, second: PromoteOptio
       ],
       ticket: `t${String(views).padStart(7, '0')}`,
       network: network ?? `network-${views % 200}`,
+      assigned,
     };
     const data = fieldData(db, at && (() => at));
     await data.store(report);
