@@ -9,7 +9,6 @@ export const dataDir = fileURLToPath(new URL('./.data', import.meta.url));
 
 /** Journeys across the composed site, served from production builds as `pnpm start` serves them. */
 export default defineConfig({
-  testDir: './tests',
   // Every remote published once for the run; each release journey file copies that deploy folder.
   globalSetup: './global-setup.ts',
   // Baselines of the screenshot suite, one per name, committed beside the tests (no per-platform copies).
@@ -29,7 +28,15 @@ export default defineConfig({
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  projects: [
+    {
+      name: 'chromium',
+      testDir: './tests',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+    // Firefox and WebKit from Debian's packages (engines/engines.ts); Chromium draws the screenshots they are compared with.
+    { name: 'engines', testDir: './engines', use: { ...devices['Desktop Chrome'] } },
+  ],
   webServer: {
     command: 'pnpm --filter site-server serve',
     url: `${baseURL}/remotes.json`,

@@ -25,6 +25,9 @@ const brandFontLoaded = (page: Page) =>
     [...document.fonts].some((font) => font.family === 'Inter Variable' && font.status === 'loaded'),
   );
 
+/** The brand font's file has come and is remembered for the next pages (the shell loads it as a face of its own). */
+const brandFontFetched = (page: Page) => page.waitForFunction(() => localStorage.getItem('brand-font') === '1');
+
 const fontOf = (page: Page, name: string) =>
   page.getByRole('heading', { level: 1, name }).evaluate((element) => getComputedStyle(element).fontFamily);
 
@@ -47,7 +50,7 @@ test('a new visitor’s page is interactive before the font is asked for, keeps 
   await page.goto('/privacy');
   expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
   // Interactive (goto waited for it): the file is asked for now, once, and the page stays as it was painted.
-  await brandFontLoaded(page);
+  await brandFontFetched(page);
   expect(asked).toEqual([expect.stringMatching(/^\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/)]);
   expect(await fontLoads(page)).toEqual([
     { path: asked[0], transferSize: expect.any(Number), askedBeforeHydration: false },
@@ -62,8 +65,7 @@ test('a new visitor’s page is interactive before the font is asked for, keeps 
 
 test('a page loaded later uses the font from its start, from the browser’s cache', async ({ page }) => {
   await page.goto('/privacy');
-  await brandFontLoaded(page);
-  await page.waitForFunction(() => localStorage.getItem('brand-font') !== null);
+  await brandFontFetched(page);
   await page.goto('/vendor', { waitUntil: 'commit' });
   // Before the page's scripts run: the head's first script has set it, from what the last page left.
   await expect(page.locator('html[data-font]')).toBeAttached();

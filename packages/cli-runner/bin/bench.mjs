@@ -47,6 +47,11 @@ const steps = [
     command: 'pnpm --filter e2e perf:lighthouse',
   },
   {
+    name: 'engines',
+    what: 'client-side visits from / in Chromium, Firefox and WebKit (printed, not judged)',
+    command: 'pnpm --filter e2e perf:engines',
+  },
+  {
     name: 'collector',
     what: "the field-data collector's longest task (phone profile)",
     command: 'pnpm --filter e2e perf:field-data',
