@@ -11,6 +11,34 @@ import { release } from '../releases/release.ts';
 import { browserAgent, legalWorkspace, listeningSite } from '../watch/test-road.ts';
 
 /**
+ * A report of a view of /vendor from `address`, as the shell's collector sends it, with its ticket (with `goal`: the
+ * view reached it); throws unless the API answers 204.
+ */
+export async function vendorBeacon(
+  site: string,
+  address: string,
+  { version, ticket, goal }: { version: string; ticket?: string; goal?: 'portal-click' },
+) {
+  const answer = await fetch(`${site}/api/rum`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address, 'user-agent': browserAgent },
+    body: JSON.stringify({
+      route: '/vendor',
+      remote: 'vendor',
+      version,
+      shell: 'road',
+      viewport: 'phone',
+      view: !goal,
+      ticket,
+      ...(goal && { goal }),
+      entries: goal ? [] : [{ metric: 'INP', value: 90 }],
+    }),
+  });
+  await answer.arrayBuffer();
+  if (answer.status !== 204) throw new Error(`the beacon was answered ${answer.status}`);
+}
+
+/**
  * `pnpm simulate:experiment-road`: experiments' decisions over the whole road, not the judge alone. Each run starts an
  * experiment on vendor on a real site server (its API on SQLite) between two builds of the same bytes, at 50%, and
  * visitors make the requests a browser makes: the page (`/vendor`) with their cohort cookie, which assigns a new
@@ -114,25 +142,8 @@ export async function simulateExperimentRoad({
   }
 
   /** A report of the view, as the collector sends it (with `goal`: the view reached it). */
-  async function beacon(address: string, version: string, ticket: string, goal?: 'portal-click') {
-    const answer = await fetch(`${site}/api/rum`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': address, 'user-agent': browserAgent },
-      body: JSON.stringify({
-        route: '/vendor',
-        remote: 'vendor',
-        version,
-        shell: 'road',
-        viewport: 'phone',
-        view: !goal,
-        ticket,
-        ...(goal && { goal }),
-        entries: goal ? [] : [{ metric: 'INP', value: 90 }],
-      }),
-    });
-    await answer.arrayBuffer();
-    if (answer.status !== 204) throw new Error(`the beacon was answered ${answer.status}`);
-  }
+  const beacon = (address: string, version: string, ticket: string, goal?: 'portal-click') =>
+    vendorBeacon(site, address, { version, ticket, goal });
 
   async function clearFieldData() {
     for (const table of ['field_counted', 'field_goals', 'field_views', 'field_goal_days', 'field_network_chains']) {
