@@ -44,7 +44,17 @@ export function visitorOf(request: FastifyRequest): string | undefined {
  * visitor's browser does (synthetic checks, this site's journeys).
  */
 const crawler = createIsbotFromList(list.filter((pattern) => !new RegExp(pattern, 'i').test('HeadlessChrome')));
-export const isCrawler = (request: FastifyRequest) => crawler(request.headers['user-agent'] ?? '');
+/** User agents already judged (2-3 µs each against isbot's list, a hash lookup after): a site meets few of them. */
+const judged = new Map<string, boolean>();
+export function isCrawler(request: FastifyRequest): boolean {
+  const agent = request.headers['user-agent'] ?? '';
+  let verdict = judged.get(agent);
+  if (verdict === undefined) {
+    if (judged.size >= 2000) judged.clear();
+    judged.set(agent, (verdict = crawler(agent)));
+  }
+  return verdict;
+}
 
 /** Where a visitor falls in one test: a number in [0, 100) from its id and the test's, the same on every server. */
 export function placeIn(testId: string, visitor: string): number {
