@@ -37,8 +37,15 @@ export function startOutboxWorker(
   // What fails now, said once at warn when it starts and once when it ends, not at every run: the database, sending
   // mail, delivering webhook events.
   const outage = outageLog(log);
+  // The database is asked again at every run; a message or event that failed waits its own time (retryDelayMs).
   const failed = (what: string, reason: string) =>
-    outage.failed(what, reason, `tried again every ${config.outboxIntervalMs / 1000} s`);
+    outage.failed(
+      what,
+      reason,
+      what === 'the outbox (its database)'
+        ? `tried again every ${config.outboxIntervalMs / 1000} s`
+        : 'each one tried again 30 s after it failed, then twice as long each time, at most an hour apart',
+    );
   const works = outage.works;
   const notRecorded = (what: string, ids: number[]) => {
     if (ids.length)

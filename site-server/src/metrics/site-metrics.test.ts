@@ -97,6 +97,10 @@ describe('GET /metrics on the site server', () => {
   });
 
   it('counts what the release watch decided and when it last looked, and the builds fetched or refused', async () => {
+    // Before any verdict, every remote's series is there at 0, so that an alert sees the first one as an increase.
+    const before = await scrape();
+    expect(valueOf(before, 'site_release_watch_verdicts_total{remote="legal",kind="aborted"}')).toBe(0);
+    expect(valueOf(before, 'site_release_watch_verdicts_total{remote="vendor",kind="rolled_back"}')).toBe(0);
     siteEvents.verdict({ remote: 'vendor', kind: 'rolled_back' });
     siteEvents.look({ at: 1_800_000_000_000, intervalMs: 30_000 });
     siteEvents.build({ remote: 'vendor', outcome: 'refused', reason: 'checksum' });

@@ -138,6 +138,11 @@ export function siteMetrics(
     labelNames: ['remote', 'kind'],
     registers,
   });
+  // Every remote's and kind's series from the start, at 0: an alert on `increase()` sees a process's first rollback or
+  // abort (a series born at 1 has no increase to see).
+  for (const remote of folders) {
+    for (const kind of ['rolled_back', 'aborted', 'advanced', 'waiting']) verdicts.inc({ remote, kind }, 0);
+  }
   // Made at the watch's first look: a server without a watch has neither (an unlabelled gauge would say 0, and an
   // alert would read that as a watch that has not looked since 1970).
   let looks: { last: Gauge; interval: Gauge } | undefined;
