@@ -116,7 +116,17 @@ async function webkitPage(): Promise<EnginePage> {
   return {
     engine: 'webkit',
     // Full screen, without MiniBrowser's toolbar (which holds a window at 447 px or more): the window is the viewport.
-    setSize: async (width, height) => void (await session.manage().window().setRect({ width, height })),
+    // Asked again until the page has that size: on a busy machine the first resize was not always taken.
+    setSize: (width, height) =>
+      poll(
+        async () => {
+          await session.manage().window().setRect({ width, height });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return evaluate<boolean>(`innerWidth === ${width} && innerHeight === ${height}`);
+        },
+        `a ${width} by ${height} viewport`,
+        10_000,
+      ),
     goto: (url) => session.get(url),
     evaluate,
     waitFor: (expression, what, timeoutMs = 15_000) => poll(() => evaluate(expression), what, timeoutMs),
