@@ -14,8 +14,8 @@ import { probeProxy } from './probe-proxy.ts';
 /**
  * The journeys that matter in Firefox and WebKit too (docs/testing.md says which and why): every route at 375 and
  * 1280 px loads, hydrates without an error and looks as it does in Chromium; client-side links between remotes land at
- * the top with focus on the page, and back comes back; the deletion form's three outcomes; the carousels' pause; a
- * tampered remote file refused. Each engine through a proxy that keeps the page's errors (probe-proxy.ts).
+ * the top with focus on the page, and back comes back; a late brand font taken up by the next page; the deletion
+ * form's three outcomes; the carousels' pause; a tampered remote file refused. Each engine through a proxy that keeps the page's errors (probe-proxy.ts).
  */
 const sizes = [
   { width: 375, height: 740 },

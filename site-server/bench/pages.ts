@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { remoteNames } from '@gift/federation';
 import { promote, publishCandidate, release } from '../src/releases/release.ts';
+import { testIdOf, visitorAt } from '../src/rollouts/cohorts.ts';
+import { browserAgent } from '../src/watch/test-road.ts';
 
 /**
  * Pages per second from the site server as production runs it (`src/main.ts`, NODE_ENV=production, request logs on)
@@ -184,11 +186,13 @@ console.log([line(header), line(widths.map((width) => '-'.repeat(width))), ...ro
 
 /**
  * Pages with a rollout in progress: the same server twice on deployed builds (REMOTES_DIR, REMOTES_MANIFEST), once
- * as it is and once with a rollout of vendor at 25%, each asked for `/vendor` by visitors of ten buckets in turn (so
- * a quarter of the rollout's answers are the canary's page), measured alternately. BENCH_PAGE_ROLLOUT=0 skips it.
+ * as it is and once with a rollout of vendor at 25%, each asked for `/vendor` by ten visitors in turn, at places 0, 10, ...
+ * 90 of the rollout (so a quarter of the rollout's answers are the canary's page), measured alternately. BENCH_PAGE_ROLLOUT=0 skips it.
  */
 if (process.env.BENCH_PAGE_ROLLOUT !== '0') {
   const root = fileURLToPath(new URL('../..', import.meta.url));
+  // The rollout's own id: the visitors are placed in it (ids at places 0, 10, ..., 90).
+  let testId = 'no rollout';
   const deployed = async (rollout: boolean) => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-deployed-'));
     const settings = { root, remotesDir: join(dir, 'remotes'), manifestFile: join(dir, 'remotes.json') };
@@ -196,7 +200,11 @@ if (process.env.BENCH_PAGE_ROLLOUT !== '0') {
     for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, force });
     if (rollout) {
       const canary = await publishCandidate(settings, 'vendor', { from: join(root, 'vendor', 'dist') });
-      await promote(settings, 'vendor', canary, { force, rollout: { stages: [25, 100], stageMinutes: 600 } });
+      const started = await promote(settings, 'vendor', canary, {
+        force,
+        rollout: { stages: [25, 100], stageMinutes: 600 },
+      });
+      testId = testIdOf(started.rollout!);
     }
     return startSite({
       DATA_DIR: join(dir, 'data'),
@@ -211,7 +219,7 @@ if (process.env.BENCH_PAGE_ROLLOUT !== '0') {
   const visitors = Array.from({ length: 10 }, (_, index) => ({
     method: 'GET' as const,
     path: '/vendor',
-    headers: { 'accept-encoding': 'br', cookie: `cohort=${index * 10}` },
+    headers: { 'accept-encoding': 'br', 'user-agent': browserAgent, cookie: `cohort=${visitorAt(testId, index * 10)}` },
   }));
   const rolloutRun = async (url: string) =>
     (await autocannon({ url, connections, duration: seconds, requests: visitors })).requests.average;
@@ -221,7 +229,7 @@ if (process.env.BENCH_PAGE_ROLLOUT !== '0') {
     for (const [index, { url }] of servers.entries()) runs[index]!.push(await rolloutRun(url));
   }
   const [without, within] = runs.map(median) as [number, number];
-  console.log(`\nWith a rollout in progress: /vendor, br, visitors of 10 buckets in turn, deployed builds, medians\n`);
+  console.log(`\nWith a rollout in progress: /vendor, br, 10 visitors in turn, deployed builds, medians\n`);
   console.log('| server        | req/s  | of no rollout |');
   console.log('| ------------- | ------ | ------------- |');
   for (const [index, { label }] of servers.entries()) {

@@ -31,6 +31,8 @@ import { previewPath, signPreview } from '../src/ledger/preview-links.ts';
 import { postgresLedger } from '../src/ledger/ledger.ts';
 import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
 import { stepRollout } from '../src/ledger/rollout-steps.ts';
+import { testIdOf, visitorAt } from '../src/rollouts/cohorts.ts';
+import { browserAgent } from '../src/watch/test-road.ts';
 import { metricsChecks } from './metrics-checks.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -344,20 +346,28 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
       caughtUp.live.vendor === v4 && (await heading(killed.port)) === 'Fourth copy for vendors',
     );
 
-    // --- a rollout at 25%: 200 visitors, each given its bucket by whichever server it reached first, over both
+    // --- a rollout at 25%: 200 new visitors, each given its id and its arm on its first page by whichever server it
+    // reached first, then asked of both
     const v6 = await publishCandidate(settings, 'vendor', { from: vendorBuildSaying('Sixth copy for vendors') });
     await promote(settings, 'vendor', v6, {
       ...unchecked('a rollout'),
       rollout: { stages: [25, 100], stageMinutes: 60 },
     });
+    /** A page as a browser asks for it (a script's own user agent is a crawler's, kept on the current versions). */
+    const browserFetch = (url: string, cookie?: string) =>
+      fetch(url, { headers: { 'user-agent': browserAgent, ...(cookie && { cookie }) } });
     const copyFor = async (port: number, cookie: string) =>
-      (await (await fetch(`http://127.0.0.1:${port}/vendor`, { headers: { cookie } })).text()).match(
+      (await (await browserFetch(`http://127.0.0.1:${port}/vendor`, cookie)).text()).match(
         /<h1 id="vendor-title">([^<]*)</,
       )?.[1];
+    /** The cookie of a visitor at `place` (0-99) in the vendor test under way. */
+    const placedAt = async (place: number) =>
+      `cohort=${visitorAt(testIdOf((await settings.ledger!.rollouts()).vendor!), place)}`;
+    const inCanary = await placedAt(0);
     const splitAt = Date.now();
     while (
       Date.now() - splitAt < 10_000 &&
-      !(await Promise.all(servers.map((server) => copyFor(server.port, 'cohort=0')))).every(
+      !(await Promise.all(servers.map((server) => copyFor(server.port, inCanary)))).every(
         (copy) => copy === 'Sixth copy for vendors',
       )
     )
@@ -365,23 +375,27 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
     const splitMs = Date.now() - splitAt;
     const visitors: { cookie: string; canary: boolean; mixed: boolean; server: string }[] = [];
     for (let i = 0; i < 200; i++) {
-      // A first request has no cookie: it is served the current version and given a bucket.
-      const first = await fetch(`${site}/privacy`);
+      // A first request has no cookie: it is given an id, and served its arm at once.
+      const first = await browserFetch(`${site}/vendor`);
+      const firstCanary =
+        versionsNamed(await first.text(), cdn)
+          .get('vendor')
+          ?.has(v6) ?? false;
       const cookie = (first.headers.getSetCookie().find((line) => line.startsWith('cohort=')) ?? '').split(';')[0]!;
       // Its next page from either server in turn (through nginx, a visitor's two requests would alternate the same way).
       const server = servers[i % servers.length]!;
-      const response = await fetch(`http://127.0.0.1:${server.port}/vendor`, { headers: { cookie } });
+      const response = await browserFetch(`http://127.0.0.1:${server.port}/vendor`, cookie);
       const html = await response.text();
       const named = versionsNamed(html, cdn);
+      const canary = named.get('vendor')?.has(v6) ?? false;
       visitors.push({
         cookie,
-        canary: named.get('vendor')?.has(v6) ?? false,
-        mixed: [...named.values()].some((versions) => versions.size !== 1),
+        canary,
+        mixed: [...named.values()].some((versions) => versions.size !== 1) || canary !== firstCanary,
         server: `:${server.port}`,
       });
     }
     const share = (visitors.filter((visitor) => visitor.canary).length / visitors.length) * 100;
-    // A bucket, not an identifier: 100 values, so 200 visitors share them.
     const distinct = new Set(visitors.map((visitor) => visitor.cookie)).size;
     const spread = servers.map(
       (server) => visitors.filter((visitor) => visitor.server.endsWith(`:${server.port}`)).length,
@@ -401,23 +415,27 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
     );
     check(
       'a rollout at 25% over both servers',
-      `split on both within ${splitMs} ms; 200 visitors with a cookie each (${distinct} distinct buckets), their pages from each server: ${spread.join(' and ')}: canary share ${share.toFixed(1)}%; same version from both servers for the same cookie: ${sameOnBoth ? 'yes' : 'no'}; pages naming two builds: ${splitMixed}`,
-      share >= 15 && share <= 35 && sameOnBoth && splitMixed === 0 && spread.every((count) => count > 20),
+      `split on both within ${splitMs} ms; 200 new visitors (${distinct} distinct ids), their first page its arm's, their next from each server: ${spread.join(' and ')}: canary share ${share.toFixed(1)}%; same version from both servers for the same cookie: ${sameOnBoth ? 'yes' : 'no'}; pages naming two builds or another arm: ${splitMixed}`,
+      share >= 15 &&
+        share <= 35 &&
+        distinct === 200 &&
+        sameOnBoth &&
+        splitMixed === 0 &&
+        spread.every((count) => count > 20),
     );
     await stepRollout(settings, 'vendor', 'abort', { why: 'the cluster test is done with it' });
 
     // --- an experiment at 50% (a rollout marked as one, kept in PostgreSQL): both servers split by the same cookie,
     // never advanced; stopped, both serve the current version again
-    const currentCopy = await copyFor(servers[0]!.port, 'cohort=70');
+    const currentCopy = await copyFor(servers[0]!.port, 'cohort=none');
     await promote(settings, 'vendor', v6, {
       ...unchecked('an experiment'),
       rollout: { stages: [50, 100], stageMinutes: 14 * 24 * 60, experiment: { goal: 'portal-click', days: 14 } },
     });
+    const [newArm, currentArm] = [await placedAt(10), await placedAt(70)];
     const arms = async () =>
       (
-        await Promise.all(
-          servers.flatMap((server) => [copyFor(server.port, 'cohort=10'), copyFor(server.port, 'cohort=70')]),
-        )
+        await Promise.all(servers.flatMap((server) => [copyFor(server.port, newArm), copyFor(server.port, currentArm)]))
       ).join(' | ');
     const bothArms = [1, 2].map(() => `Sixth copy for vendors | ${currentCopy}`).join(' | ');
     const experimentAt = Date.now();
@@ -432,8 +450,8 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
     const backMs = Date.now() - backAt;
     check(
       'an experiment at 50% over both servers',
-      `both servers split within ${experimentMs} ms (bucket 10 and 70, each server: ${split}); kept in PostgreSQL as ` +
-        `${JSON.stringify(stored?.experiment)}; stopped: both serve "${currentCopy}" to every bucket within ${backMs} ms`,
+      `both servers split within ${experimentMs} ms (a visitor at place 10 and one at 70, each server: ${split}); kept in ` +
+        `PostgreSQL as ${JSON.stringify(stored?.experiment)}; stopped: both serve "${currentCopy}" to both within ${backMs} ms`,
       split === bothArms && stored?.experiment?.goal === 'portal-click' && (await arms()) === allCurrent,
     );
 
