@@ -9,7 +9,7 @@ import {
   type Verdict,
 } from '../judge/judge.ts';
 import { fieldData, fieldDataRetention, type VersionFigures } from './repository.ts';
-import { sampleRatio, type NetworkArms } from '../judge/sample-ratio.ts';
+import { armsByNetwork, sampleRatio } from '../judge/sample-ratio.ts';
 
 /**
  * What the release watch gathers for the judge (../judge/judge.ts): a version's counted views per network, from the
@@ -127,16 +127,8 @@ async function stageSampleRatio(
     await data.assignedViews({ ...window, version: rollout.version }),
     await data.assignedViews({ ...window, version: rollout.current }),
   ];
-  const networks = new Map<string, NetworkArms>();
-  for (const [side, views] of [
-    ['next', next],
-    ['current', current],
-  ] as const) {
-    for (const [network, count] of views) {
-      const arms = networks.get(network) ?? { current: 0, next: 0 };
-      arms[side] += count;
-      networks.set(network, arms);
-    }
-  }
-  return sampleRatio([...networks.values()], rollout.share);
+  const networks = armsByNetwork();
+  for (const [network, views] of next) networks.add(network, 'next', views);
+  for (const [network, views] of current) networks.add(network, 'current', views);
+  return sampleRatio(networks.list(), rollout.share);
 }

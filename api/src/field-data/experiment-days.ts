@@ -5,9 +5,9 @@ import type { FieldGoalDayTable } from '../db/schema.ts';
 import { defaultExperimentSettings, judgeExperiment, type NetworkConversions } from '../judge/experiment.ts';
 import { dayOf } from './networks.ts';
 import {
+  armsByNetwork,
   defaultSampleRatioSettings,
   sampleRatio,
-  type NetworkArms,
   type SampleRatio,
   type SampleRatioSettings,
 } from '../judge/sample-ratio.ts';
@@ -215,19 +215,14 @@ export async function experimentSampleRatio(
   const firstDay = dayOf(experiment.since);
   const secondDay = startOf(daysBefore(firstDay, -1));
   const days = experimentDays(db, now);
-  const networks = new Map<string, NetworkArms>();
-  const add = (name: string, side: keyof NetworkArms, views: number) => {
-    let network = networks.get(name);
-    if (!network) networks.set(name, (network = { current: 0, next: 0 }));
-    network[side] += views;
-  };
+  const networks = armsByNetwork();
   const arms = [
     ['current', experiment.current],
     ['next', experiment.version],
   ] as const;
   for (const [side, version] of arms) {
     for (const row of await days.evidence({ ...experiment, version, since: secondDay })) {
-      add(row.network, side, row.assigned);
+      networks.add(row.network, side, row.assigned);
     }
   }
   if (now().getTime() < startOf(firstDay).getTime() + 2 * dayMs) {
@@ -241,8 +236,8 @@ export async function experimentSampleRatio(
     const nameOf = new Map(chains.map((row) => [row.hash, row.chain]));
     for (const [side, version] of arms) {
       const assigned = await data.assignedViews({ remote: experiment.remote, version, since: experiment.since, until });
-      for (const [hash, views] of assigned) add(nameOf.get(hash) ?? hash, side, views);
+      for (const [hash, views] of assigned) networks.add(nameOf.get(hash) ?? hash, side, views);
     }
   }
-  return sampleRatio([...networks.values()], experiment.share, settings);
+  return sampleRatio(networks.list(), experiment.share, settings);
 }

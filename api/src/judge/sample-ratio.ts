@@ -104,19 +104,15 @@ export function sampleRatio(
   return { planned, seen, ...totals, networks, chiSquare, p, mismatch, why };
 }
 
-/** Two arms' networks, named, as one list of networks with each arm's views: what `sampleRatio` reads. */
-export function pairedNetworks(
-  current: { names: string[]; views: number[] },
-  next: { names: string[]; views: number[] },
-): NetworkArms[] {
+/** Each arm's views added up by network name, for `sampleRatio`: `add` a network's views to an arm, `list` them. */
+export function armsByNetwork() {
   const byName = new Map<string, NetworkArms>();
-  const arm = (side: keyof NetworkArms, names: string[], views: number[]) =>
-    names.forEach((name, index) => {
+  return {
+    add(name: string, side: keyof NetworkArms, views: number) {
       let network = byName.get(name);
       if (!network) byName.set(name, (network = { current: 0, next: 0 }));
-      network[side] += views[index]!;
-    });
-  arm('current', current.names, current.views);
-  arm('next', next.names, next.views);
-  return [...byName.values()];
+      network[side] += views;
+    },
+    list: () => [...byName.values()],
+  };
 }
