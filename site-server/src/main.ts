@@ -56,16 +56,13 @@ if (remotesDir && (manifestFile || followsDatabase)) {
 }
 
 const following = releases as DatabaseReleases | undefined;
-if (following) {
-  app.addHook('onClose', () => following.close());
-  // Listening only once the live builds are here: a balancer sends no visitor to a server that has nothing to show.
-  const waiting = setTimeout(() => app.log.warn('still reading the releases from PostgreSQL'), 5_000);
-  await following.ready();
-  clearTimeout(waiting);
-}
+if (following) app.addHook('onClose', () => following.close());
 
 closeOnSignal(app, db);
 
+// Listening at once, whatever the database holds: until the releases are read (PostgreSQL away, or a database no
+// server has migrated yet) /healthz answers 503 with the reason, and a page waits for the first read (5 s at most).
 await app.listen({ port: settings.port, host: settings.host });
 console.log(`The site is running at http://${settings.host}:${settings.port} (data in ${databaseName(config)})`);
+// Migrated here as by every other server that reaches the database first, under the migrations' lock.
 await migrate(app.log);

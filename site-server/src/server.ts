@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyServerOptions,
+  type RouteHandlerMethod,
 } from 'fastify';
 import { pageRoutes } from '@gift/content';
 import { apiPrefix } from '@gift/contracts';
@@ -166,6 +167,16 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     return withPreviews(cohort, previews.grantsOf(request, reply), options.remotesBaseUrl);
   });
   const { withOrigin } = siteOrigins(options);
+  // A server that follows PostgreSQL listens at once (its /healthz says why it is not ready yet); a page asked for
+  // before it first read the releases waits for that read, up to 5 s, rather than being composed with nothing.
+  const firstRead = manifest.ready?.();
+  let hasRead = !firstRead;
+  void firstRead?.then(() => (hasRead = true));
+  const afterFirstRead = (handler: RouteHandlerMethod): RouteHandlerMethod =>
+    async function (request, reply) {
+      if (!hasRead) await Promise.race([firstRead, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      return handler.call(this, request, reply);
+    };
   const sendPage = pageSender({
     root: options.root,
     remotesDir: options.remotesDir,
@@ -190,7 +201,9 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
       path,
       // Pages compress themselves (page-forms.ts): kept ones once per build, the rest when they are made.
       { compress: false },
-      withOrigin((origin, request, reply) => sendPage(request.url.split('?')[0] ?? path, origin, request, reply)),
+      afterFirstRead(
+        withOrigin((origin, request, reply) => sendPage(request.url.split('?')[0] ?? path, origin, request, reply)),
+      ),
     );
   }
 
@@ -200,7 +213,7 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
     if (!wantsPage || path.startsWith(`${apiPrefix}/`) || path.startsWith('/remotes/')) {
       return reply.code(404).send({ error: 'Not Found', message: `No resource at ${path}` });
     }
-    return withOrigin((origin) => sendPage(path, origin, request, reply))(request, reply);
+    return afterFirstRead(withOrigin((origin) => sendPage(path, origin, request, reply))).call(app, request, reply);
   });
 
   return app;

@@ -138,6 +138,36 @@ describe.skipIf(!postgres)('a site server following the releases in PostgreSQL',
     expect(said).toHaveLength(1);
   });
 
+  it('on a database no server has migrated, says it waits for the schema once, then serves what is released', async () => {
+    const emptyUrl = await postgresDatabaseUrl(postgres!.url);
+    const { following } = follow({ databaseUrl: emptyUrl });
+    await until(() => /waiting for the database schema/.test(following.status().problem ?? ''));
+    expect(following.status()).toMatchObject({ ok: false, hasManifest: false });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // The first server to reach it migrates; nothing is live yet, which it says.
+    const migrated = await openMigratedDatabase({ databaseUrl: emptyUrl, dataDir: '' });
+    try {
+      await until(() => /no release is live/.test(following.status().problem ?? ''));
+      expect(following.status()).toMatchObject({ ok: false, hasManifest: false });
+      const emptyLedger = postgresLedger(migrated, server.url);
+      const version = '20261202.100000000-bbbbbbbb';
+      await emptyLedger.published('vendor', version, filesOf(writeBuild(origin, version, 'on a new database')));
+      await emptyLedger.switchTo('vendor', version, [{ version, event: { event: 'live', how: 'promote' } }]);
+      // Taken from the notification of the switch.
+      await until(() => following.status().ok);
+      expect(following.status()).toMatchObject({ ok: true, hasManifest: true, live: { vendor: version } });
+    } finally {
+      await migrated.destroy();
+    }
+    // One line each way, however many reads found no table; no stack.
+    const lines = log.warn.mock.calls
+      .map(([, text]) => String(text))
+      .filter((text) => /reading the releases/.test(text));
+    expect(lines).toEqual([
+      expect.stringMatching(/^reading the releases fails: the schema is not there yet \(relation "site_releases"/),
+      'reading the releases works again',
+    ]);
+  });
   it('switches as soon as a promote commits, from the notification alone', async () => {
     const { following } = follow();
     await following.ready();

@@ -47,6 +47,9 @@ interface LiveRow {
   entry: string;
 }
 
+/** PostgreSQL's code for a table that does not exist. */
+const undefinedTable = '42P01';
+
 const isRemote = (name: string): name is RemoteName => (remoteNames as readonly string[]).includes(name);
 
 interface LastLive {
@@ -137,6 +140,9 @@ export function databaseReleases({
   }
   let written = serving;
   let reconnectTimer: NodeJS.Timeout | undefined;
+  let schemaTimer: NodeJS.Timeout | undefined;
+  /** Whether the last read found no `site_releases` table (a database no server has migrated yet). */
+  let waitingForSchema = false;
   const outage = outageLog(log);
 
   /** The builds served here now (`folder/version`): the cache keeps them whatever its size. */
@@ -176,6 +182,10 @@ export function databaseReleases({
   async function syncOnce(connection: pg.Client) {
     const { rows } = await connection.query<LiveRow>('select remote, version, entry from site_releases where live');
     heardAt = Date.now();
+    if (waitingForSchema) {
+      waitingForSchema = false;
+      outage.works('reading the releases');
+    }
     const live = rows.filter((row) => isRemote(row.remote));
     const keep = live.map((row) => `${remotes[row.remote as RemoteName].folder}/${row.version}`);
     let next = serving;
@@ -263,6 +273,19 @@ export function databaseReleases({
       } while (again && !closed);
     })()
       .catch((error: unknown) => {
+        // An empty database: the first server to reach it migrates (under the migrations' lock), and until then
+        // this one reads again every second, said once each way.
+        if ((error as { code?: string }).code === undefinedTable) {
+          waitingForSchema = true;
+          outage.failed(
+            'reading the releases',
+            `the schema is not there yet (${(error as Error).message})`,
+            'waiting for the migrations, which the first server to reach the database runs',
+          );
+          clearTimeout(schemaTimer);
+          schemaTimer = setTimeout(() => void sync(), 1_000);
+          return;
+        }
         log.warn({ err: error }, 'reading the releases failed; the connection is opened again');
         drop(connection);
       })
@@ -347,21 +370,28 @@ export function databaseReleases({
       const tampered = Object.keys(cdnDiffers).length > 0;
       return {
         source: 'postgresql',
-        ok: !stale && !late && !tampered,
-        ...(sinceStart
+        ok: !stale && !late && !tampered && Object.keys(serving).length > 0,
+        ...(waitingForSchema && !restored
           ? {
               problem:
-                'the releases in PostgreSQL have not been read since this server started: it serves those it read last',
+                'waiting for the database schema: no server has migrated it yet (each migrates once it reaches the database)',
             }
-          : stale
-            ? { problem: 'the releases in PostgreSQL have not been read lately' }
-            : late
-              ? { problem: 'a live version is not served here' }
-              : tampered
-                ? { problem: 'the CDN serves files of a live version unlike its release' }
-                : {}),
+          : heardAt !== undefined && !Object.keys(serving).length
+            ? { problem: 'no release is live in PostgreSQL yet (pnpm release --all)' }
+            : sinceStart
+              ? {
+                  problem:
+                    'the releases in PostgreSQL have not been read since this server started: it serves those it read last',
+                }
+              : stale
+                ? { problem: 'the releases in PostgreSQL have not been read lately' }
+                : late
+                  ? { problem: 'a live version is not served here' }
+                  : tampered
+                    ? { problem: 'the CDN serves files of a live version unlike its release' }
+                    : {}),
         ...(tampered ? { cdnDiffers } : {}),
-        hasManifest: heardAt !== undefined || Boolean(restored),
+        hasManifest: Object.keys(serving).length > 0,
         live: { ...servingVersions },
         lastHeardMs,
         ...(late ? { behind: { ...behind } } : {}),
@@ -371,6 +401,7 @@ export function databaseReleases({
       closed = true;
       clearInterval(heartbeat);
       clearTimeout(reconnectTimer);
+      clearTimeout(schemaTimer);
       // A download under way stops at once: the server does not wait for a slow or hostile CDN to stop.
       cache?.close();
       await syncing;
