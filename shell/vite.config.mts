@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, mergeConfig, type Plugin } from 'vite';
 import { devPorts, manifestPath, remoteEntryFile, remotes, type RemoteName } from '@gift/federation';
-import { hostConfig } from '@gift/federation/vite';
+import { devWatch, hostConfig } from '@gift/federation/vite';
 
 const ports = devPorts(process.env);
 /** Each remote's own dev server (`pnpm dev`), by DEV_PORT_OFFSET as the remotes' configs place them. */
@@ -36,6 +36,7 @@ export default defineConfig((env) =>
     server: {
       port: ports.shell,
       strictPort: true,
+      watch: devWatch,
       // The API (`pnpm dev` starts it) sees the browser's own Host, as behind the site server: its same-origin check
       // compares the two (Vite's shorthand would rewrite Host to the API's).
       proxy: { '/api': { target: `http://127.0.0.1:${ports.api}`, changeOrigin: false } },

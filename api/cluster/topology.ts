@@ -12,6 +12,23 @@ export { freePort };
  */
 
 const apiDir = new URL('..', import.meta.url).pathname;
+const siteServerDir = new URL('../../site-server', import.meta.url).pathname;
+
+/**
+ * What every server of the tested deployment is given, as ops/gifting.env gives it to the systemd units (with this
+ * machine's stand-ins for the secrets): nothing else of this process's environment reaches them (no pnpm, no
+ * NODE_PATH), as `systemd` passes none.
+ */
+export const productionEnv = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/tmp',
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  PUBLIC_SITE_URL: 'http://127.0.0.1',
+  COOKIE_SECRET: 'cluster-cookie-secret-0123456789abcdef',
+  LOG_HASH_SECRET: 'cluster-log-hash-secret-0123456789abcdef',
+};
 export const nginxBin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,11 +53,11 @@ function start(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  { cwd = apiDir, output }: { cwd?: string; output?: (text: string) => void } = {},
+  { cwd = apiDir, output, clean = false }: { cwd?: string; output?: (text: string) => void; clean?: boolean } = {},
 ): ChildProcess {
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, ...env },
+    env: clean ? env : { ...process.env, ...env },
     stdio: ['ignore', output ? 'pipe' : 'ignore', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => output?.(chunk.toString()));
@@ -53,17 +70,90 @@ function start(
   return child;
 }
 
-/** One API instance (`src/main.ts`) on `port` with `env`; resolves once it answers its health check. */
-export async function startApi(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = start(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    API_PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ...env,
-  });
+/**
+ * One API instance as its systemd unit starts it (`node api/bin/api.mjs`, ops/gifting-api.service) on `port`, with
+ * `env` over `productionEnv`; resolves once it answers its health check.
+ */
+export async function startApi(
+  port: number,
+  env: NodeJS.ProcessEnv,
+  { output }: { output?: (text: string) => void } = {},
+): Promise<ChildProcess> {
+  const child = start(
+    process.execPath,
+    ['bin/api.mjs'],
+    { ...productionEnv, API_PORT: String(port), ...env },
+    { output, clean: true },
+  );
   await waitFor(`http://127.0.0.1:${port}/api/health`, `The API on ${port}`);
   return child;
 }
+
+/**
+ * One site server as its systemd unit starts it (`node site-server/bin/site-server.mjs`, ops/gifting-site.service) on
+ * `port`, with `env` over `productionEnv`; `output` hears its stdout and stderr. It answers at once (see `waitFor`).
+ */
+export function startSiteServer(port: number, env: NodeJS.ProcessEnv, output?: (text: string) => void) {
+  const child = start(
+    process.execPath,
+    ['bin/site-server.mjs'],
+    { ...productionEnv, PORT: String(port), ...env },
+    { cwd: siteServerDir, output, clean: true },
+  );
+  child.stderr?.on('data', (chunk: Buffer) => output?.(chunk.toString()));
+  return child;
+}
+
+/** nginx's `server` block for the CDN's origin: REMOTES_DIR `origin` at `/remotes/`, and `/ready`. */
+export const cdnServerBlock = (port: number, origin: string) => `  server {
+    listen 127.0.0.1:${port};
+    location /remotes/ {
+      alias ${origin}/;
+      types { text/javascript js mjs; text/css css; application/json json; image/svg+xml svg; image/webp webp; font/woff2 woff2; }
+      add_header Access-Control-Allow-Origin *;
+    }
+    location = /ready { return 204; }
+  }`;
+
+/** An nginx upstream of the servers on `ports`, each passed over for `failTimeout` once it fails. */
+const upstreamBlock = (name: string, ports: number[], failTimeout: string) => `  upstream ${name} {
+${ports.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=${failTimeout};`).join('\n')}
+    keepalive 16;
+  }`;
+
+/** nginx's proxy settings for every location, and the API's location. */
+const proxied = `    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_connect_timeout 1s;
+    location /api/ {
+      proxy_pass http://api;
+      # A connection refused by a dead instance was never sent: the next instance gets it, POST or not.
+      proxy_next_upstream error timeout;
+    }`;
+
+/**
+ * nginx in front of the site servers and the API instances on `sites` and `apis` (their ports), as
+ * docs/operations.md configures it: a server that is down or not ready (503) is passed over for `failTimeout`.
+ */
+export const frontBlock = (
+  port: number,
+  sites: number[],
+  apis: number[],
+  failTimeout = '5s',
+) => `${upstreamBlock('site', sites, failTimeout)}
+${upstreamBlock('api', apis, failTimeout)}
+  server {
+    listen 127.0.0.1:${port};
+${proxied}
+    location / {
+      proxy_pass http://site;
+      # A server that is down (refused, reset) or not ready (503) is passed over: the next one answers.
+      proxy_next_upstream error timeout http_502 http_503;
+      add_header X-Site-Server $upstream_addr always;
+    }
+  }`;
 
 /**
  * nginx from Debian's package on a free port of 127.0.0.1, with `config` (the upstreams and the `server` block, given
@@ -154,22 +244,10 @@ ${scrapes.join('\n')}
 /** nginx balancing `/api/` over the instances on `ports`; resolves with its address once it answers. */
 export const startNginx = (ports: number[]): Promise<string> =>
   startNginxWith(
-    (port) => `  upstream api {
-${ports.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=10s;`).join('\n')}
-    keepalive 32;
-  }
+    (port) => `${upstreamBlock('api', ports, '10s')}
   server {
     listen 127.0.0.1:${port};
-    location /api/ {
-      proxy_pass http://api;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      # A connection refused by a dead instance was never sent: the next instance gets it, POST or not.
-      proxy_next_upstream error timeout;
-      proxy_connect_timeout 1s;
-    }
+${proxied}
   }`,
     '/api/health/live',
   );

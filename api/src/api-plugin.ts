@@ -41,7 +41,7 @@ export async function apiPlugin(
     metrics?: Metrics;
   },
 ) {
-  const families = apiMetrics(metrics ?? unscraped(), db, config.fieldDataMaxBytes);
+  const families = apiMetrics(metrics ?? unscraped(), db, config.fieldDataMaxBytes, databaseReady);
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   app.setErrorHandler(apiErrorHandler);
   // JSON, and the native form posts of the site's pages (before their scripts run, or without them): any other

@@ -19,6 +19,7 @@ export {
 export {
   experimentDays,
   experimentSampleRatio,
+  experimentTotals,
   judgeExperimentOver,
   remoteGoals,
   type ExperimentUnderWay,

@@ -3,7 +3,7 @@ export * from './commands.ts';
 export { apiPlugin } from './api-plugin.ts';
 export { httpServerOptions, logEachRequest, loggerOptions, trustedHops } from './server.ts';
 export { formOutcomeCookies, type FormOutcomeCookies } from './http/form-posts.ts';
-export { closeOnSignal } from './shutdown.ts';
+export { closeOnSignal, settingsOrExit } from './shutdown.ts';
 export { databaseHealth } from './health/routes.ts';
 export { openDatabaseWhenReachable } from './db/database.ts';
 export { shellVersion } from './field-data/routes.ts';

@@ -1,9 +1,9 @@
 import { readConfig } from './config.ts';
 import { openDatabaseWhenReachable } from './db/database.ts';
 import { createApiServer, loggerOptions } from './server.ts';
-import { closeOnSignal } from './shutdown.ts';
+import { closeOnSignal, settingsOrExit } from './shutdown.ts';
 
-const config = readConfig();
+const config = settingsOrExit(() => readConfig());
 // Listening before the database is reached: requests that need it answer 503 until then (a balancer keeps the
 // instance out while /api/health says so), and the database is tried again with backoff instead of the process
 // ending and a supervisor starting it in a loop.

@@ -19,3 +19,17 @@ export function closeOnSignal(app: FastifyInstance, db: Db) {
     });
   }
 }
+
+/**
+ * The settings `read` gives, or, when they are wrong (a missing secret, a value that is not a number), the reason on
+ * one line and exit code 78 (EX_CONFIG): the systemd units do not restart a process that cannot start as set
+ * (`RestartPreventExitStatus=78`), and no stack hides the reason.
+ */
+export function settingsOrExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    console.error(`Not started: ${(error as Error).message}`);
+    process.exit(78);
+  }
+}

@@ -19,6 +19,7 @@ export async function testApi(
     fieldDataMaxBytes = 1024 * 1024 * 1024,
     knownVersion,
     metrics,
+    databaseReady,
     ...limits
   }: Partial<ApiConfig['rateLimit']> &
     Partial<
@@ -28,6 +29,7 @@ export async function testApi(
       >
     > & {
       knownVersion?: KnownVersion;
+      databaseReady?: () => boolean;
     } = {},
 ) {
   const base = readConfig({});
@@ -48,7 +50,7 @@ export async function testApi(
       done();
     },
   });
-  const app = await createApiServer({ db, config, logger: { level: 'info', stream }, knownVersion });
+  const app = await createApiServer({ db, config, logger: { level: 'info', stream }, knownVersion, databaseReady });
   return { app, logLines, config };
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
@@ -82,4 +82,38 @@ test("an edit to a remote's stylesheet applies at once, the typed value kept", a
     changed: (current) => current.locator('main h1'),
     check: async (heading) => expect(heading).toHaveCSS('color', 'rgb(1, 2, 3)'),
   });
+});
+
+/**
+ * Saves `text` in place, as many editors do (Vim's default, VS Code, most IDEs): the file is opened, emptied, then
+ * written. Between the two a watcher may read an empty module; `gap` holds the file empty that long.
+ */
+async function saveInPlace(file: string, text: string, gap: number) {
+  if (gap === 0) return writeFileSync(file, text);
+  truncateSync(file, 0);
+  await new Promise((resolve) => setTimeout(resolve, gap));
+  writeFileSync(file, text);
+}
+
+test('twelve saves in place of a remote page, each shown, none breaking the page', async ({ page }) => {
+  const file = workspaceFile('account/src/content/delete-account.content.ts');
+  const original = readFileSync(file, 'utf8');
+  const broken: string[] = [];
+  page.on('pageerror', (error) => broken.push(error.message));
+  try {
+    await page.goto('/delete-account');
+    await page.getByLabel('Full Name').fill('Typed before the saves');
+    for (let save = 1; save <= 12; save++) {
+      const title = `Delete Your Account, save ${save}`;
+      // Half of them written at once, half with the file empty for 20 ms first (a slow disk, a large file).
+      await saveInPlace(file, original.replace("title: 'Delete Your Account'", `title: '${title}'`), save % 2 ? 0 : 20);
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(page.getByText('This part of the site is unavailable')).toHaveCount(0);
+    }
+    await expect(page.getByLabel('Full Name')).toHaveValue('Typed before the saves');
+    expect(broken).toEqual([]);
+  } finally {
+    save(file, original);
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'Delete Your Account' })).toBeVisible();
 });

@@ -16,7 +16,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openMigratedDatabase, type Db } from 'api';
-import { freePort, sleep, startNginxWith, startProcess, stopAll, waitFor } from 'api/cluster/topology';
+import {
+  cdnServerBlock,
+  freePort,
+  frontBlock,
+  productionEnv,
+  sleep,
+  startNginxWith,
+  startProcess,
+  stopAll,
+  waitFor,
+} from 'api/cluster/topology';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { startSmtpSink, type ReceivedEmail } from 'api/test/smtp-sink';
 import { signatureProblem } from '@gift/contracts/webhooks';
@@ -98,18 +108,7 @@ async function main() {
 
   // --- the CDN, every remote released to it, as in the cluster check
   const origin = mkdtempSync(join(tmpdir(), 'faults-cdn-'));
-  const cdn = await startNginxWith(
-    (port) => `  server {
-    listen 127.0.0.1:${port};
-    location /remotes/ {
-      alias ${origin}/;
-      types { text/javascript js mjs; text/css css; application/json json; image/svg+xml svg; image/webp webp; font/woff2 woff2; }
-      add_header Access-Control-Allow-Origin *;
-    }
-    location = /ready { return 204; }
-  }`,
-    '/ready',
-  );
+  const cdn = await startNginxWith((port) => cdnServerBlock(port, origin), '/ready');
   // The CDN as the site servers reach it: a relay to the nginx origin, which a fault makes answer 500 or go away.
   let cdnAnswers500 = false;
   const cdnPort = await freePort();
@@ -176,11 +175,6 @@ async function main() {
     // nginx is one hop; the traffic plays the clients' own proxy, so that it can be many addresses.
     TRUST_PROXY: '2',
     ALLOWED_ORIGINS: '*',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: 'http://127.0.0.1',
-    LOG_HASH_SECRET: 'faults-log-hash-secret-0123456789abcdef',
-    COOKIE_SECRET: 'faults-cookie-secret-0123456789abcdef',
   };
   let stopping = false;
   const supervise = (name: string, port: number, command: string[], env: NodeJS.ProcessEnv, cwd: string) => {
@@ -189,9 +183,10 @@ async function main() {
       const child = startProcess(
         command[0]!,
         command.slice(1),
-        { ...shared, ...env },
+        { ...productionEnv, ...shared, ...env },
         {
           cwd,
+          clean: true,
           output: (text) => (process_.log = (process_.log + text).slice(-20_000)),
         },
       );
@@ -212,8 +207,8 @@ async function main() {
       return supervise(
         `api-${index}`,
         port,
-        [process.execPath, '--import', 'tsx', 'src/main.ts'],
-        { API_PORT: String(port), NODE_ENV: 'production' },
+        [process.execPath, 'bin/api.mjs'],
+        { API_PORT: String(port) },
         join(root, 'api'),
       );
     }),
@@ -239,31 +234,13 @@ async function main() {
   for (const api of apis) await waitFor(`http://127.0.0.1:${api.port}/api/health`, api.name, 60_000);
   for (const site of sites) await waitFor(`http://127.0.0.1:${site.port}/healthz`, site.name, 60_000);
   const front = await startNginxWith(
-    (port) => `  upstream api {
-${apis.map((api) => `    server 127.0.0.1:${api.port} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 16;
-  }
-  upstream site {
-${sites.map((site) => `    server 127.0.0.1:${site.port} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    proxy_set_header Host $host;
-    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-    proxy_connect_timeout 1s;
-    location /api/ {
-      proxy_pass http://api;
-      # A connection refused by a dead instance was never sent: the next instance gets it, POST or not.
-      proxy_next_upstream error timeout;
-    }
-    location / {
-      proxy_pass http://site;
-      proxy_next_upstream error timeout http_502 http_503;
-    }
-  }`,
+    (port) =>
+      frontBlock(
+        port,
+        sites.map((site) => site.port),
+        apis.map((api) => api.port),
+        '2s',
+      ),
     '/healthz',
   );
 

@@ -3,13 +3,37 @@
  * second, and is asked with PromQL what an operator would ask of it; `promtool check metrics` reads a scrape of each.
  * Each query and its answer is printed, for the record.
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PostgresFaults } from 'api/test/databases';
 import { promtoolBin, sleep, type Sample, type startPrometheus } from 'api/cluster/topology';
 import type { startSmtpSink } from 'api/test/smtp-sink';
 import { promote, publishCandidate, type ReleaseSettings } from '../src/releases/release.ts';
 
 type Check = (name: string, figures: string, ok: boolean) => void;
+
+/**
+ * The rule files Prometheus evaluates here: the recording rules as shipped, and the alert rules as shipped but for
+ * their `for:`, 2 s each, so that every alert a fault causes is seen firing within the check, not minutes later.
+ */
+export function ruleFilesOfTheCheck(root: string) {
+  const alerts = readFileSync(join(root, 'ops', 'prometheus', 'alerts.yml'), 'utf8');
+  const scaled = join(mkdtempSync(join(tmpdir(), 'cluster-rules-')), 'alerts.yml');
+  writeFileSync(scaled, alerts.replace(/^(\s+for:) \d+[smh]$/gm, '$1 2s'));
+  return [scaled, join(root, 'ops', 'prometheus', 'recording.yml')];
+}
+
+/** The dashboard's queries (ops/grafana/giftwell-site.json): each panel's title and its PromQL. */
+function dashboardQueries(root: string) {
+  const dashboard = JSON.parse(readFileSync(join(root, 'ops', 'grafana', 'giftwell-site.json'), 'utf8')) as {
+    panels: { title: string; targets: { expr: string }[] }[];
+  };
+  return dashboard.panels.flatMap((panel) =>
+    panel.targets.map((target) => ({ title: panel.title, expr: target.expr })),
+  );
+}
 
 const isUnavailableVendor = (sample: Sample) =>
   sample.metric.alertname === 'LiveVersionUnavailable' && sample.metric.remote === 'vendor';
@@ -32,15 +56,19 @@ export async function metricsChecks(
   {
     prometheus,
     servers,
+    apis,
     apiPorts,
+    postgres,
     site,
     settings,
     smtp,
     root,
   }: {
     prometheus: Awaited<ReturnType<typeof startPrometheus>>;
-    servers: { port: number }[];
+    servers: { port: number; child?: ChildProcess }[];
+    apis: ChildProcess[];
     apiPorts: number[];
+    postgres: { faults?: PostgresFaults };
     site: string;
     settings: ReleaseSettings;
     smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -84,9 +112,13 @@ export async function metricsChecks(
     unavailable.ok && refused.ok,
   );
 
-  // --- the alert rules (ops/prometheus/alerts.yml), evaluated every second on these series: the tampered version's
-  // alert pending on both servers (it fires after 2 minutes), and no other alert pending or firing
-  const alerts = await until('ALERTS', (samples) => samples.filter(isUnavailableVendor).length === 2);
+  // --- the alert rules (ops/prometheus/alerts.yml, their `for:` 2 s here), evaluated every second on these series:
+  // the tampered version's alert firing for both servers, and no other alert pending or firing
+  const alerts = await until(
+    'ALERTS',
+    (samples) =>
+      samples.filter((sample) => isUnavailableVendor(sample) && sample.metric.alertstate === 'firing').length === 2,
+  );
   const others = alerts.samples.filter((sample) => !isUnavailableVendor(sample));
   check(
     'the alert rules on these series',
@@ -143,7 +175,7 @@ export async function metricsChecks(
   while (Date.now() - started < 60_000) {
     const [oldest, waiting] = await Promise.all([
       prometheus.query(age),
-      prometheus.query('max(api_queue_waiting{job="api",queue="mail"})'),
+      prometheus.query('max(api_queue_waiting_messages{job="api",queue="mail"})'),
     ]);
     highest = Math.max(highest, one(oldest) ?? 0);
     if (one(oldest) === 0 && one(waiting) === 0 && highest > 0) {
@@ -161,16 +193,53 @@ export async function metricsChecks(
     drained && delivered === sent,
   );
 
-  // --- request rates by remote, for the routes the checks above visited
-  const rates = await until('sum by (remote) (rate(http_requests_total[5m]))', (samples) =>
-    ['vendor', 'consumer', 'business', 'legal', 'api'].every((remote) =>
+  // --- request rates by remote, for the routes the checks above visited (and a refused post every 250 ms meanwhile: a
+  // series that first appears holding its count shows no rate until it grows)
+  const rates = await until('sum by (remote) (rate(http_requests_total[5m]))', (samples) => {
+    void fetch(`${site}/api/delete-account`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    return ['vendor', 'consumer', 'business', 'legal', 'api'].every((remote) =>
       samples.some((sample) => sample.metric.remote === remote && sample.value > 0),
-    ),
-  );
+    );
+  });
   check(
     'request rates by remote',
     shown(rates.samples.filter((sample) => sample.value > 0)).replace(/remote="([^"]+)"/g, '$1'),
     rates.ok,
+  );
+
+  // --- the dashboard's queries (ops/grafana/giftwell-site.json) on the recording rules: each queried; those that
+  // must have series now (requests, errors, p95, versions, queues, field data, the database) have them
+  const queried: { title: string; samples?: Sample[]; error: string }[] = [];
+  for (const { title, expr } of dashboardQueries(root)) {
+    let samples: Sample[] | undefined;
+    let error = '';
+    try {
+      samples = await prometheus.query(expr);
+    } catch (failed) {
+      error = (failed as Error).message;
+    }
+    console.log(`dashboard "${title}": ${expr}\n  -> ${samples ? shown(samples) : error}`);
+    queried.push({ title, samples, error });
+  }
+  const mustShow = [
+    'Requests a second by remote',
+    'Share answered 5xx by remote',
+    'Time to answer, p95, by remote',
+    'Database',
+    'Live versions',
+    'Queues: waiting',
+    'Alerts firing',
+  ];
+  const empty = queried.filter((answer) => mustShow.includes(answer.title) && !answer.samples?.length);
+  const failedQueries = queried.filter((answer) => !answer.samples);
+  check(
+    "the dashboard's queries on this Prometheus",
+    `${queried.length} queries of ${new Set(queried.map((answer) => answer.title)).size} panels: ${queried.length - failedQueries.length} answered${failedQueries.length ? ` (failed: ${failedQueries.map((answer) => `${answer.title}: ${answer.error}`).join('; ')})` : ''}; with series: ${queried.filter((answer) => answer.samples?.length).length}${empty.length ? `; empty that should not be: ${empty.map((answer) => answer.title).join(', ')}` : ''}`,
+    failedQueries.length === 0 && empty.length === 0,
   );
 
   // --- promtool check metrics on a scrape of each kind of server
@@ -206,5 +275,56 @@ export async function metricsChecks(
     'promtool check metrics on a scrape of each',
     linted.map((result) => result.figures).join('; '),
     linted.every((result) => result.ok),
+  );
+
+  // --- faults, each seen as its alert firing (the rules' `for:` 2 s here): an API instance killed, PostgreSQL
+  // stopped while forms are posted (every process says its database is down; the API's 503s are its server errors),
+  // a site server killed. The last checks of the run: they leave the cluster broken.
+  const firing = (name: string, ok: (samples: Sample[]) => boolean = (samples) => samples.length > 0, ms = 30_000) =>
+    until(`ALERTS{alertname="${name}",alertstate="firing"}`, ok, ms);
+  const alive = (child: ChildProcess | undefined) => child && child.exitCode === null && child.signalCode === null;
+  apis[1]!.kill('SIGKILL');
+  const apiDown = await firing('ApiDown');
+  const database = postgres.faults;
+  let databaseDown: Awaited<ReturnType<typeof firing>> | undefined;
+  let serverErrors: Awaited<ReturnType<typeof firing>> | undefined;
+  let formAnswers: number[] = [];
+  if (database) {
+    database.stopFast();
+    // More than one post a second over the rule's 5 minutes: 800 posts, each a 503 while the database is away.
+    for (let sent = 0; sent < 800; sent += 20) {
+      formAnswers = formAnswers.concat(
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const response = await fetch(`${site}/api/delete-account`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ name: 'Ann Lee', email: `outage-${sent + i}@example.com`, reason: 'Fault.' }),
+            });
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        ),
+      );
+    }
+    // Every process still running says so of itself: a site server and the API instance left.
+    databaseDown = await firing('DatabaseDown', (samples) => samples.length >= 3);
+    serverErrors = await firing('ServerErrors', (samples) => samples.some((sample) => sample.metric.job === 'api'));
+  }
+  servers[1]!.child!.kill('SIGKILL');
+  const siteDown = await firing('SiteServerDown');
+  const answered503 = formAnswers.filter((status) => status === 503).length;
+  check(
+    'faults seen as their alerts firing',
+    [
+      `API instance killed: ApiDown firing after ${apiDown.ms} ms`,
+      databaseDown
+        ? `PostgreSQL stopped: ${answered503} of ${formAnswers.length} posts 503, none 5xx else (${formAnswers.filter((status) => status >= 500 && status !== 503).length}); DatabaseDown firing for ${databaseDown.samples.length} processes after ${databaseDown.ms} ms, ServerErrors for ${serverErrors!.samples.map((sample) => sample.metric.job).join(', ')} after ${serverErrors!.ms} ms`
+        : 'PostgreSQL is not this check’s own: not stopped',
+      `site server killed: SiteServerDown firing after ${siteDown.ms} ms (${alive(servers[0]!.child) ? 'the other serving' : 'none left'})`,
+    ].join('; '),
+    apiDown.ok &&
+      siteDown.ok &&
+      (!database || (databaseDown!.ok && serverErrors!.ok && answered503 === formAnswers.length)),
   );
 }

@@ -12,14 +12,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { openMigratedDatabase } from 'api';
+import { openMigratedDatabase, type Db } from 'api';
 import {
+  cdnServerBlock,
   freePort,
+  frontBlock,
   sleep,
   startApi,
   startNginxWith,
-  startProcess,
   startPrometheus,
+  startSiteServer,
   stopAll,
   waitFor,
 } from 'api/cluster/topology';
@@ -33,7 +35,7 @@ import { promote, publishCandidate, release, type ReleaseSettings } from '../src
 import { stepRollout } from '../src/ledger/rollout-steps.ts';
 import { testIdOf, visitorAt } from '../src/rollouts/cohorts.ts';
 import { browserAgent } from '../src/watch/test-road.ts';
-import { metricsChecks } from './metrics-checks.ts';
+import { metricsChecks, ruleFilesOfTheCheck } from './metrics-checks.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vendorCopy = 'Sell your gifts to people who are looking for them';
@@ -66,78 +68,98 @@ function versionsNamed(html: string, cdn: string) {
   return named;
 }
 
+/**
+ * Asks a server's /healthz (once it listens) until `until(status, body)` holds, within `timeoutMs`: resolves with its
+ * reason (`manifest`), or its status when it gives none.
+ */
+async function healthWhile(port: number, until: (status: number, body: string) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let said = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const body = await response.text();
+      said = (JSON.parse(body) as { manifest?: string }).manifest ?? String(response.status);
+      if (until(response.status, body)) return said;
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`/healthz on ${port} did not say what was awaited within ${timeoutMs} ms (last: ${said})`);
+}
+
 async function main() {
   const postgres = await postgresServer();
   if (!postgres) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
   const databaseUrl = await postgresDatabaseUrl(postgres.url);
-  const db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
   const origin = mkdtempSync(join(tmpdir(), 'cdn-origin-'));
-  const cdn = await startNginxWith(
-    (port) => `  server {
-    listen 127.0.0.1:${port};
-    location /remotes/ {
-      alias ${origin}/;
-      types {
-        text/javascript js mjs;
-        text/css css;
-        application/json json;
-        image/svg+xml svg;
-        image/webp webp;
-        font/woff2 woff2;
-      }
-      add_header Access-Control-Allow-Origin *;
-    }
-    location = /ready { return 204; }
-  }`,
-    '/ready',
-  );
+  const cdn = await startNginxWith((port) => cdnServerBlock(port, origin), '/ready');
   const base = `${cdn}/remotes/`;
-  const settings: ReleaseSettings = {
-    root,
-    remotesDir: origin,
-    manifestFile: '',
-    remotesBaseUrl: base,
-    ledger: postgresLedger(db, base),
-  };
   const unchecked = (reason: string) => ({ force: { reason: `cluster test: ${reason}` } });
   const servers: { port: number; dataDir: string; child?: ChildProcess; log: string }[] = [];
   const onStop: (() => Promise<void>)[] = [];
+  // Their mail (and the API instances') to a slow mail server: 400 ms a message, so that the outbox is seen waiting.
+  const smtp = await startSmtpSink({ delayMs: 400 });
+  onStop.push(() => smtp.close());
+  /** A site server as its systemd unit starts it, on its own data folder, following PostgreSQL. */
+  const launch = (server: (typeof servers)[number]) =>
+    (server.child = startSiteServer(
+      server.port,
+      {
+        LOG_LEVEL: 'info',
+        DATA_DIR: server.dataDir,
+        DATABASE_URL: databaseUrl,
+        REMOTES_BASE_URL: base,
+        REMOTE_ORIGINS: cdn,
+        RELEASE_WATCH_MINUTES: '0',
+        PREVIEW_SECRET: previewSecret,
+        TRUST_PROXY: '1',
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      },
+      (text) => (server.log += text),
+    ));
+  /** Starts a site server; resolves with the time until its /healthz says 200. */
+  const startServer = async (server: (typeof servers)[number]) => {
+    const started = Date.now();
+    launch(server);
+    await waitFor(`http://127.0.0.1:${server.port}/healthz`, `The site server on ${server.port}`, 60_000);
+    return Date.now() - started;
+  };
+  for (let i = 0; i < 2; i++) {
+    servers.push({ port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), `site-${i}-`)), log: '' });
+  }
 
+  let db: Db | undefined;
   try {
-    // --- the first deploy: every remote's workspace build, published to the CDN's origin and made live
-    for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, ...unchecked('first deploy') });
-
-    // --- two site servers on empty data folders, behind nginx; their mail (and the API instances') to a slow mail
-    // server: 400 ms a message, so that the outbox is seen waiting
-    const smtp = await startSmtpSink({ delayMs: 400 });
-    onStop.push(() => smtp.close());
-    const startServer = async (server: (typeof servers)[number]) => {
-      const started = Date.now();
-      server.child = startProcess(
-        process.execPath,
-        ['--import', 'tsx', 'src/main.ts'],
-        {
-          PORT: String(server.port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'info',
-          DATA_DIR: server.dataDir,
-          DATABASE_URL: databaseUrl,
-          REMOTES_BASE_URL: base,
-          REMOTE_ORIGINS: cdn,
-          RELEASE_WATCH_MINUTES: '0',
-          PREVIEW_SECRET: previewSecret,
-          TRUST_PROXY: '1',
-          SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-        },
-        { cwd: join(root, 'site-server'), output: (text) => (server.log += text) },
-      );
-      await waitFor(`http://127.0.0.1:${server.port}/healthz`, `The site server on ${server.port}`, 60_000);
-      return Date.now() - started;
+    // --- a site server started first, on a database nothing has migrated: it listens at once, says why it is not
+    // ready, migrates, and serves the first deploy once it is released
+    const first = servers[0]!;
+    const firstBegan = Date.now();
+    launch(first);
+    const saying = await healthWhile(first.port, (status) => status === 503, 60_000);
+    const listenMs = Date.now() - firstBegan;
+    db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
+    const settings: ReleaseSettings = {
+      root,
+      remotesDir: origin,
+      manifestFile: '',
+      remotesBaseUrl: base,
+      ledger: postgresLedger(db, base),
     };
-    for (let i = 0; i < 2; i++) {
-      servers.push({ port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), `site-${i}-`)), log: '' });
-    }
-    const startMs = await Promise.all(servers.map(startServer));
+    const nothingLive = await healthWhile(first.port, (status, body) => /no release is live/.test(body), 30_000);
+    const deployedAt = Date.now();
+    for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, ...unchecked('first deploy') });
+    await waitFor(`http://127.0.0.1:${first.port}/healthz`, 'The first site server', 30_000);
+    const schemaLines = first.log.split('\n').filter((line) => /reading the releases|site_releases/.test(line));
+    check(
+      'a site server started first on an empty database',
+      `listened in ${listenMs} ms: /healthz 503 "${saying}", then "${nothingLive}"; 200 ${Date.now() - deployedAt} ms after the first deploy began; its log about the schema: ${schemaLines.length} lines`,
+      /not been read yet|waiting for the database schema|no release is live/.test(saying) &&
+        /no release is live/.test(nothingLive) &&
+        schemaLines.length <= 2,
+    );
+    const startMs = [Date.now() - firstBegan, await startServer(servers[1]!)];
     const health = async (server: (typeof servers)[number]) =>
       (await (await fetch(`http://127.0.0.1:${server.port}/healthz`)).json()) as {
         status: string;
@@ -154,7 +176,7 @@ async function main() {
 
     // --- two API instances beside them on the same PostgreSQL, and Prometheus scraping the four every second
     const apiPorts = [await freePort(), await freePort()];
-    await Promise.all(
+    const apis = await Promise.all(
       apiPorts.map((port) =>
         startApi(port, {
           DATABASE_URL: databaseUrl,
@@ -170,41 +192,16 @@ async function main() {
         site: servers.map((server) => `127.0.0.1:${server.port}`),
         api: apiPorts.map((port) => `127.0.0.1:${port}`),
       },
-      [join(root, 'ops', 'prometheus', 'alerts.yml')],
+      ruleFilesOfTheCheck(root),
     );
 
     const site = await startNginxWith(
-      (port) => `  upstream site {
-${servers.map((server) => `    server 127.0.0.1:${server.port} max_fails=1 fail_timeout=5s;`).join('\n')}
-    keepalive 16;
-  }
-  upstream api {
-${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join('\n')}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location /api/ {
-      proxy_pass http://api;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_next_upstream error timeout;
-      proxy_connect_timeout 1s;
-    }
-    location / {
-      proxy_pass http://site;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      # A server that is down (refused, reset) or not ready (503) is passed over: the next one answers.
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_connect_timeout 1s;
-      add_header X-Site-Server $upstream_addr always;
-    }
-  }`,
+      (port) =>
+        frontBlock(
+          port,
+          servers.map((server) => server.port),
+          apiPorts,
+        ),
       '/healthz',
     );
 
@@ -474,11 +471,11 @@ ${apiPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=
         stillServing.every((copy) => copy === 'Fourth copy for vendors'),
     );
 
-    await metricsChecks(check, { prometheus, servers, apiPorts, site, settings, smtp, root });
+    await metricsChecks(check, { prometheus, servers, apis, apiPorts, site, settings, smtp, root, postgres });
   } finally {
     for (const stop of onStop) await stop();
     await stopAll();
-    await db.destroy();
+    await db?.destroy();
     postgres.stop();
   }
 

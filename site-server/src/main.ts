@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { closeOnSignal, databaseName, loggerOptions, openDatabaseWhenReachable } from 'api';
+import { closeOnSignal, databaseName, loggerOptions, openDatabaseWhenReachable, settingsOrExit } from 'api';
 import { postgresLedger } from './ledger/ledger.ts';
 import { buildCache } from './remotes/build-cache.ts';
 import { databaseReleases, type DatabaseReleases } from './remotes/database-releases.ts';
@@ -9,7 +9,7 @@ import { startReleaseWatch } from './watch/release-watch.ts';
 
 /** The site server as it runs: settings from the environment, the database, the server, the release watch. */
 
-const settings = siteSettings(process.env, fileURLToPath(new URL('../..', import.meta.url)));
+const settings = settingsOrExit(() => siteSettings(process.env, fileURLToPath(new URL('../..', import.meta.url))));
 const { root, config, remotesDir, manifestFile, remotesBaseUrl, followsDatabase } = settings;
 // The database is reached and migrated in the background, tried again with backoff while it is away: pages are served
 // meanwhile, and what needs the database answers 503 until then.

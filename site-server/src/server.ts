@@ -132,7 +132,13 @@ export async function createSiteServer(options: SiteServerOptions): Promise<Fast
   const readManifest = manifest.read;
   const siteCohorts = cohorts();
   const families =
-    metrics && siteMetrics(app, metrics, { readManifest, readSplits: () => readSplits(), status: manifest.status });
+    metrics &&
+    siteMetrics(app, metrics, {
+      readManifest,
+      readSplits: () => readSplits(),
+      status: manifest.status,
+      releaseEvents: manifest.releaseEvents,
+    });
   if (metrics) serveMetrics(app, metrics, metricsSettings.token);
   serveHealth(app, {
     readManifest,

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { siteSettings } from './settings.ts';
 
@@ -37,5 +41,36 @@ describe('the site server’s settings', () => {
       remotesDir: '/r',
       manifestFile: '/m.json',
     });
+  });
+});
+
+const root_ = fileURLToPath(new URL('../..', import.meta.url));
+
+/** An env file of ops/systemd as systemd reads it (NAME=value lines), with its empty secrets filled. */
+function envFile(name: string): NodeJS.ProcessEnv {
+  const text = readFileSync(join(root_, 'ops', 'systemd', name), 'utf8');
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' };
+  for (const line of text.split('\n')) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line);
+    if (match) env[match[1]!] = match[2] || randomBytes(32).toString('hex');
+  }
+  return env;
+}
+
+describe('the units and env files of ops/systemd', () => {
+  it('start files that are there, and their env files are whole production settings once the secrets are filled', () => {
+    for (const [unit, env] of [
+      ['giftwell-site.service', 'site.env'],
+      ['giftwell-api.service', 'api.env'],
+    ] as const) {
+      const text = readFileSync(join(root_, 'ops', 'systemd', unit), 'utf8');
+      const [, script] = /^ExecStart=\/usr\/bin\/node (\S+)$/m.exec(text)!;
+      expect(existsSync(join(root_, script!)), `${unit} starts ${script}`).toBe(true);
+      expect(text).toContain(`EnvironmentFile=/etc/giftwell/${env}`);
+      const settings = siteSettings(envFile(env), root_);
+      expect(settings.config.databaseUrl).toMatch(/^postgres:/);
+      expect(settings.config.siteUrl).toBe('https://giftwell.example');
+    }
+    expect(siteSettings(envFile('site.env'), root_)).toMatchObject({ followsDatabase: true, fromCdn: true });
   });
 });

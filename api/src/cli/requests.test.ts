@@ -82,6 +82,21 @@ describe('the operators’ CLI', () => {
     await db.updateTable('email_outbox').set({ attempts: 0, last_error: null }).execute();
   });
 
+  it('makes the mail waiting after an outage due now, leaving what was sent or given up alone', async () => {
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    await db.updateTable('email_outbox').set({ attempts: 5, next_attempt_at: later }).execute();
+    expect(await terminal('outbox', 'send-now')).toMatch(
+      /^1 emails due now: the running service sends them within 2 s/,
+    );
+    const [email] = await db.selectFrom('email_outbox').select(['next_attempt_at', 'attempts']).execute();
+    expect(Date.parse(email!.next_attempt_at!)).toBeLessThanOrEqual(Date.now());
+    // Its count of tries is kept: the next failure waits as long as it would have.
+    expect(email!.attempts).toBe(5);
+    expect(await terminal('outbox', 'send-now')).toBe('No emails waiting.');
+    expect(await terminal('webhooks', 'send-now')).toBe('No webhook events waiting.');
+    await db.updateTable('email_outbox').set({ attempts: 0 }).execute();
+  });
+
   it('never shows a confirmation link, sent or not', async () => {
     for (const args of [['outbox'], ['outbox', '1'], ['outbox', '--json']]) {
       const output = await terminal(...args);

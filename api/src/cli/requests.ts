@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
-import { databaseName, openMigratedDatabase } from '../db/database.ts';
+import { databaseName, openMigratedDatabase, type Db } from '../db/database.ts';
 import { requestStatuses, type RequestStatus } from '../db/schema.ts';
 import { clock, daysLeft } from '../deletion-requests/deadline.ts';
 import { deletionRequests, TransitionError, type DeletionRequest } from '../deletion-requests/repository.ts';
@@ -25,13 +25,34 @@ const usage = `Operators' tool for account deletion requests.
   pnpm --filter api requests export [--format csv|json] [--all]
   pnpm --filter api requests outbox [--json]       emails queued and sent (newest first), links hidden
   pnpm --filter api requests outbox <id>           one email as sent, its link hidden
+  pnpm --filter api requests outbox send-now       every email waiting (not given up) is due now, whatever its
+                                                   next try's time: after an outage of the mail server
   pnpm --filter api requests webhooks [--json]     events for WEBHOOK_URL, newest first, delivered or not
   pnpm --filter api requests webhooks resend <id>  try a delivery again now, with a fresh count of tries
+  pnpm --filter api requests webhooks send-now     every event waiting (not given up) is due now
   pnpm --filter api requests purge                 delete unconfirmed requests older than UNVERIFIED_PURGE_DAYS
                                                    and shared locations older than LOCATION_RETENTION_DAYS
 
 Options: --by <name> records who made a change (default: the system user); for extend, --by is the months.
 Uses the same DATABASE_URL / DATA_DIR as the service.`;
+
+/**
+ * Makes every message of a queue that waits (neither sent nor given up) due now, keeping its count of tries: after a
+ * long outage of the mail server or the receiver, what waits is sent at the workers' next look rather than at the end
+ * of its backoff (up to an hour). A message a worker holds now is left to it. Resolves with how many were made due.
+ */
+export async function sendWaitingNow(db: Db, table: 'email_outbox' | 'webhook_deliveries', now = new Date()) {
+  const done = table === 'email_outbox' ? 'sent_at' : 'delivered_at';
+  const result = await db
+    .updateTable(table)
+    .set({ next_attempt_at: now.toISOString() })
+    .where(done, 'is', null)
+    .where('failed_at', 'is', null)
+    .where('next_attempt_at', '>', now.toISOString())
+    .where((where) => where.or([where('claimed_until', 'is', null), where('claimed_until', '<', now.toISOString())]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
 
 const moves: Record<string, RequestStatus> = { start: 'in_progress', complete: 'completed', reject: 'rejected' };
 
@@ -134,6 +155,16 @@ async function main(argv: string[]) {
           `${request.reference}  ${request.status.padEnd(11)}  ${request.receivedAt.slice(0, 16)}  ${request.deadline.slice(0, 16)}  ${clock(request).padEnd(12)}  ${printable(request.email)}${request.verifiedAt ? '' : '  (not yet confirmed)'}`,
         );
       }
+      return 0;
+    }
+    if ((command === 'outbox' || command === 'webhooks') && reference === 'send-now') {
+      const due = await sendWaitingNow(db, command === 'outbox' ? 'email_outbox' : 'webhook_deliveries');
+      const what = command === 'outbox' ? 'emails' : 'webhook events';
+      console.log(
+        due === 0
+          ? `No ${what} waiting.`
+          : `${due} ${what} due now: the running service sends them within ${Math.ceil(config.outboxIntervalMs / 1000)} s (its next look).`,
+      );
       return 0;
     }
     if (command === 'webhooks') {

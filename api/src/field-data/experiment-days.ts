@@ -199,6 +199,24 @@ export async function judgeExperimentOver(
 }
 
 /**
+ * Each arm's counted views and conversions over an experiment's days, as the daily roll-up holds them (up to an hour
+ * behind, and each network's views capped as the judge caps them): what the release watch publishes as metrics.
+ */
+export async function experimentTotals(db: Db, experiment: ExperimentUnderWay, now = () => new Date()) {
+  const days = experimentDays(db, now);
+  const total = async (version: string) => {
+    let views = 0;
+    let conversions = 0;
+    for (const row of await days.evidence({ ...experiment, version })) {
+      views += row.views;
+      conversions += row.conversions;
+    }
+    return { views, conversions };
+  };
+  return { current: await total(experiment.current), next: await total(experiment.version) };
+}
+
+/**
  * An experiment's sample ratio check: each arm's assigned views per network (a new visitor once) against its share.
  * The days after its first are read from the daily roll-up (as rolled up: up to an hour behind); its first day from the raw reports since its start, while they are all kept (48 hours from that day's
  * midnight), for the day's roll-up also holds the current version's views of before the start. After that the first

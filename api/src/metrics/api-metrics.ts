@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Counter, Gauge } from 'prom-client';
-import type { Db } from '../db/database.ts';
+import { isDatabaseReachable, type Db } from '../db/database.ts';
 import type { Metrics } from './metrics.ts';
 
 /** How a deletion request ended: `accepted` is stored and queued for its email; the rest stored nothing. */
@@ -57,8 +57,27 @@ async function readQueues(db: Db): Promise<QueueState[] | undefined> {
  * per remote and version. The queues' gauges are read from the database when scraped (the same figures from every
  * instance: take their max, not their sum); a database that does not answer within 250 ms leaves them out.
  */
-export function apiMetrics(metrics: Metrics, db: Db, fieldDataMaxBytes: number) {
+export function apiMetrics(
+  metrics: Metrics,
+  db: Db,
+  fieldDataMaxBytes: number,
+  databaseReady: () => boolean = () => true,
+) {
   const registers = [metrics.registry];
+  new Gauge({
+    name: 'api_database_up',
+    help:
+      'Whether the database answers this process (select 1 within 250 ms at the scrape) and is migrated: 1, else 0. ' +
+      'Pages are served without it; forms, share links and field data answer 503.',
+    registers,
+    async collect() {
+      const answered = await Promise.race([
+        isDatabaseReachable(db),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 250)),
+      ]);
+      this.set(answered && databaseReady() ? 1 : 0);
+    },
+  });
   const received = new Counter({
     name: 'api_deletion_requests_received_total',
     help: 'Deletion requests received, by how they were sent (json from the page script, form posted natively).',
@@ -96,15 +115,19 @@ export function apiMetrics(metrics: Metrics, db: Db, fieldDataMaxBytes: number) 
         for (const state of (await queueStates()) ?? []) this.set({ queue: state.queue }, value(state));
       },
     });
-  queueGauge('api_queue_waiting', 'Items waiting to be sent.', (state) => state.waiting);
+  queueGauge(
+    'api_queue_waiting_messages',
+    'Messages (emails, webhook events) waiting to be sent.',
+    (state) => state.waiting,
+  );
   queueGauge(
     'api_queue_oldest_age_seconds',
     'Age of the oldest item waiting to be sent; 0 when none waits.',
     (state) => (state.oldest ? Math.max(0, (Date.now() - Date.parse(state.oldest)) / 1000) : 0),
   );
   queueGauge(
-    'api_queue_dead',
-    'Items given up on after their last attempt (an operator sends them again).',
+    'api_queue_dead_messages',
+    'Messages given up on after their last attempt (an operator sends them again).',
     (state) => state.dead,
   );
 

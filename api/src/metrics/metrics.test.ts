@@ -51,21 +51,32 @@ describe('GET /metrics on the API', () => {
     expect(valueOf(text, 'api_deletion_requests_received_total{via="json"}')).toBe(3);
     expect(valueOf(text, 'api_deletion_requests_total{outcome="accepted"}')).toBe(1);
     expect(valueOf(text, 'api_deletion_requests_total{outcome="invalid"}')).toBe(2);
-    expect(valueOf(text, 'api_queue_waiting{queue="mail"}')).toBe(1);
+    expect(valueOf(text, 'api_queue_waiting_messages{queue="mail"}')).toBe(1);
     expect(valueOf(text, 'api_queue_oldest_age_seconds{queue="mail"}')).toBeGreaterThanOrEqual(0);
-    expect(valueOf(text, 'api_queue_dead{queue="mail"}')).toBe(0);
+    expect(valueOf(text, 'api_queue_dead_messages{queue="mail"}')).toBe(0);
     expect(
-      valueOf(text, 'http_requests_total{route="/api/delete-account",remote="api",method="POST",status_class="2xx"}'),
+      valueOf(text, 'http_requests_total{route="/api/delete-account",remote="api",method="POST",code="202"}'),
     ).toBe(1);
     // The latency histogram: cumulative buckets, the slowest one (+Inf) holding every request.
-    const post = 'route="/api/delete-account",remote="api",method="POST",status_class="4xx"';
+    const post = 'route="/api/delete-account",remote="api",method="POST",code="400"';
     expect(valueOf(text, `http_request_duration_seconds_count{${post}}`)).toBe(2);
     expect(valueOf(text, `http_request_duration_seconds_bucket{le="+Inf",${post}}`)).toBe(2);
     expect(valueOf(text, `http_request_duration_seconds_bucket{le="10",${post}}`)).toBe(2);
     expect(valueOf(text, `http_request_duration_seconds_sum{${post}}`)).toBeGreaterThan(0);
+    expect(valueOf(text, 'api_database_up')).toBe(1);
     // The process's own families, from prom-client's defaults.
     expect(text).toContain('nodejs_eventloop_lag_seconds');
     expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('leaves health checks and scrapes out of the requests, and says the database is down when it is', async () => {
+    await start({ databaseReady: () => false });
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503);
+    await app.inject({ method: 'GET', url: '/api/health/live' });
+    await scrape();
+    const text = (await scrape()).body;
+    expect(text).not.toMatch(/http_requests_total\{route="\/(api\/health|metrics)/);
+    expect(valueOf(text, 'api_database_up')).toBe(0);
   });
 
   it('labels a request by its route pattern, never its address (a share link carries a token)', async () => {
@@ -75,7 +86,7 @@ describe('GET /metrics on the API', () => {
     const text = (await scrape()).body;
     expect(text).not.toContain('secret-token-123');
     expect(text).not.toContain('abc');
-    expect(text).toContain('route="unmatched",remote="api",method="GET",status_class="4xx"');
+    expect(text).toContain('route="unmatched",remote="api",method="GET",code="404"');
   });
 
   it('counts field data received, refused by reason, and the views counted per remote and version', async () => {

@@ -112,7 +112,8 @@ export const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 
 /**
  * Every request answered, by route pattern (never the address: a share link's token, an invented path), the remote
- * that owns it, method and status class: `http_requests_total` and the latency histogram
+ * that owns it, method and status code (`code`, as Prometheus' own exporters name it); health checks and scrapes
+ * are left out: `http_requests_total` and the latency histogram
  * `http_request_duration_seconds`. Both are kept here, a map entry per label set with its bucket counts, and written in
  * the text format when scraped: a request costs a map lookup and a few additions. prom-client's own histogram checks
  * and hashes the labels of every observation, which cost 4 µs a page (`pnpm bench:pages`, CPU per page).
@@ -123,18 +124,18 @@ export function countRequests(
   ownerOf: (route: string | undefined, url: string) => string,
 ) {
   const known = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
-  const classes = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+  const probes = new Set(['/healthz', '/metrics', '/api/health', '/api/health/live', '/health', '/health/live']);
   type Series = { labels: string; buckets: Float64Array; sum: number; count: number };
   const series = new Map<string, Series>();
   const record = (pattern: string | undefined, request: FastifyRequest, reply: FastifyReply) => {
     const route = pattern ?? 'unmatched';
     const remote = ownerOf(pattern, request.url);
     const method = known.has(request.method) ? request.method : 'other';
-    const status = classes[Math.floor(reply.statusCode / 100)] ?? 'other';
-    const key = `${route} ${remote} ${method} ${status}`;
+    const code = reply.statusCode;
+    const key = `${route} ${remote} ${method} ${code}`;
     let entry = series.get(key);
     if (!entry) {
-      const labels = labelsText({ route, remote, method, status_class: status });
+      const labels = labelsText({ route, remote, method, code: String(code) });
       series.set(key, (entry = { labels, buckets: new Float64Array(latencyBuckets.length), sum: 0, count: 0 }));
     }
     const seconds = reply.elapsedTime / 1000;
@@ -151,6 +152,9 @@ export function countRequests(
   // frozen object at every read: a third of what counting cost); what no route matched is counted by the not-found hook.
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
+    // Health checks and scrapes are not visitors' requests: a readiness 503 during a database outage is the answer
+    // asked for, not a server error (the database's own gauge says it), and a scrape every second is no traffic.
+    if (probes.has(pattern)) return;
     const counted: onResponseHookHandler = (request, reply, done) => {
       record(pattern, request, reply);
       done();
@@ -163,11 +167,11 @@ export function countRequests(
   });
   metrics.written.push(() => {
     const counts = [
-      '# HELP http_requests_total Requests answered, by route pattern, owning remote, method and status class.',
+      '# HELP http_requests_total Requests answered (not health checks nor scrapes), by route pattern, owning remote, method and status code.',
       '# TYPE http_requests_total counter',
     ];
     const latency = [
-      '# HELP http_request_duration_seconds Time from a request to its answer, by route pattern, owning remote, method and status class.',
+      '# HELP http_request_duration_seconds Time from a request to its answer, by route pattern, owning remote, method and status code.',
       '# TYPE http_request_duration_seconds histogram',
     ];
     for (const { labels, buckets, sum, count } of series.values()) {

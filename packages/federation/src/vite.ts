@@ -189,6 +189,13 @@ function ssrConfig(input: Record<string, string>, base: string, outDir = ssrOutD
  * Vite config of a remote: exposes page modules, builds relative to wherever it is served. Its build goes to `dist`,
  * or, for `pnpm release`, to the folder the release assembles a new version in (RELEASE_OUT_DIR).
  */
+/**
+ * How the dev servers watch the sources: a change is taken once the file has kept its size for 80 ms. Many editors save
+ * in place (the file emptied, then written): a watcher that read it between the two handed the page a module with no
+ * exports (`does not provide an export named ...`), and the page showed its part unavailable until the next save.
+ */
+export const devWatch = { awaitWriteFinish: { stabilityThreshold: 80, pollInterval: 10 } };
+
 export function remoteConfig(name: RemoteName, exposes: Record<string, string>) {
   const releaseOutDir = process.env.RELEASE_OUT_DIR;
   return ({ isSsrBuild, command }: ConfigEnv): UserConfig => {
@@ -227,6 +234,7 @@ export function remoteConfig(name: RemoteName, exposes: Record<string, string>) 
       server: {
         port: ports.remote(name),
         strictPort: true,
+        watch: devWatch,
         origin: `http://localhost:${ports.remote(name)}`,
         // Standalone development talks to the API service (`pnpm --filter api dev`, or `pnpm dev`'s).
         proxy: { '/api': `http://127.0.0.1:${ports.api}` },

@@ -27,7 +27,7 @@ export type ReleaseEvent =
       experiment?: { goal: string; days: number };
     }
   /** It went on to serve `share` percent of visitors: by the watch's decision (`why`), or by an operator. */
-  | { event: 'rollout-advanced'; share: number; why: string }
+  | { event: 'rollout-advanced'; share: number; why: string; by?: 'watch' | 'operator' }
   | { event: 'rollout-paused'; share: number }
   | { event: 'rollout-resumed'; share: number }
   /** It was taken off at `share` percent: by the watch (`by: 'watch'`, with the figures) or by an operator. */
@@ -84,9 +84,18 @@ const at = (record: ReleaseRecord) => `${record.at.slice(0, 16).replace('T', ' '
  * abort with its reason and time, whatever happened to the version after; or that it was never checked. Checks that
  * began and never ended are "under way" while `underWay` (the remote's release lock is held), "interrupted" otherwise.
  */
-export function historyOf(records: ReleaseRecord[], version: string, underWay = false): string[] {
+export function historyOf(
+  records: ReleaseRecord[],
+  version: string,
+  underWay = false,
+  { stages = true }: { stages?: boolean } = {},
+): string[] {
   const mine = records.filter((record) => record.version === version);
   const story = mine.flatMap((record) => {
+    if (stages) {
+      const stage = stageLine(record, mine);
+      if (stage) return [stage];
+    }
     switch (record.event) {
       case 'passed':
         return [`passed (checks ${record.seconds.toFixed(1)} s; ${when(record)})`];
@@ -126,8 +135,35 @@ export function historyOf(records: ReleaseRecord[], version: string, underWay = 
   return [published ? `candidate, not checked yet (${when(published)})` : 'no record (published before checks)'];
 }
 
-/** A version's story on one line, as a refusal quotes it. */
-export const verdictOf = (records: ReleaseRecord[], version: string) => historyOf(records, version).join('; ');
+/**
+ * A rollout's or an experiment's steps, each with its time: its start (its stages, or its goal and days), each stage
+ * reached and by whom (the watch, with the figures it went on), a pause or a resume, and its end by going live.
+ */
+function stageLine(record: ReleaseRecord, mine: ReleaseRecord[]): string | undefined {
+  switch (record.event) {
+    case 'rollout-started':
+      return record.experiment
+        ? `experiment started on ${record.experiment.goal} for ${record.experiment.days} days at ${record.stages[0]}% of visitors, against ${record.current} (${when(record)})`
+        : `rollout started: ${record.stages.join('%, ')}% of visitors, ${record.stageMinutes} min a stage at least, against ${record.current} (${when(record)})`;
+    case 'rollout-advanced':
+      return `advanced to ${record.share}% by ${record.by === 'watch' ? 'the release watch' : record.who}: ${record.why} (${at(record)})`;
+    case 'rollout-paused':
+      return `paused at ${record.share}% (${when(record)})`;
+    case 'rollout-resumed':
+      return `resumed at ${record.share}% (${when(record)})`;
+    case 'live':
+      // A rollout's end: its last stage reached, the version is live for everyone.
+      return record.how === 'rollout' && mine.some((earlier) => earlier.event === 'rollout-started')
+        ? `live for everyone: its rollout completed (${at(record)})`
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A version's verdicts on one line, as a refusal quotes it (its rollout's stages are not verdicts). */
+export const verdictOf = (records: ReleaseRecord[], version: string) =>
+  historyOf(records, version, false, { stages: false }).join('; ');
 
 /**
  * Whether a version may go live again: its latest verdict is a pass or a forced promote (or it has no verdict but was

@@ -36,9 +36,21 @@ describe('the steps of a rollout', () => {
     expect(await stepRollout(settings, 'legal', 'advance')).toMatchObject({ done: 'completed' });
     expect(await rollout()).toBeUndefined();
     expect(live()).toBe(`/remotes/legal/${second}/remoteEntry.js`);
-    expect(recordsOf(settings.manifestFile, 'legal').map((record) => record.event)).toEqual(
-      expect.arrayContaining(['rollout-started', 'rollout-paused', 'rollout-resumed', 'rollout-advanced', 'live']),
-    );
+    // Its whole road stays in the list, each step with its time, once the rollout is over.
+    const time = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d UTC`;
+    const { history } = (await releases(settings, 'legal')).find((entry) => entry.version === second)!;
+    expect(history.slice(-6)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^rollout started: 5%, 25%, 100% of visitors, 10 min a stage at least, against \\S+ \\(\\S+, ${time}\\)$`,
+        ),
+      ),
+      expect.stringMatching(new RegExp(`^paused at 5% \\(\\S+, ${time}\\)$`)),
+      expect.stringMatching(new RegExp(`^resumed at 5% \\(\\S+, ${time}\\)$`)),
+      expect.stringMatching(new RegExp(`^advanced to 25% by \\S+: .* \\(${time}\\)$`)),
+      expect.stringMatching(new RegExp(`^advanced to 100% by \\S+: .* \\(${time}\\)$`)),
+      expect.stringMatching(new RegExp(`^live for everyone: its rollout completed \\(${time}\\)$`)),
+    ]);
     await expect(stepRollout(settings, 'legal', 'abort')).rejects.toThrow('legal has no rollout under way');
   });
 
@@ -61,6 +73,7 @@ describe('the steps of a rollout', () => {
     expect(isLive).toBe(true);
     expect(history).toEqual([
       expect.stringMatching(/^forced: unit test \(/),
+      expect.stringMatching(/^rollout started: 5%, 25%, 100% of visitors/),
       expect.stringMatching(/^rollout aborted at 5% by \S+: wrong copy \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/),
       expect.stringMatching(/^forced: unit test \(/),
     ]);

@@ -80,7 +80,7 @@ export async function stepRollout(
     }
     const next = action === 'advance' ? advanced(before, at) : undefined;
     if (next) {
-      const changed = await change(next, { event: 'rollout-advanced', share: shareOf(next), why });
+      const changed = await change(next, { event: 'rollout-advanced', share: shareOf(next), why, by });
       return changed && { remote, done: 'advanced', before, after: next };
     }
     // The last stage, or complete: the canary is live for everyone, and the rollout ends in the same step.
@@ -88,7 +88,7 @@ export async function stepRollout(
       remote,
       version,
       [
-        { version, event: { event: 'rollout-advanced', share: 100, why } },
+        { version, event: { event: 'rollout-advanced', share: 100, why, by } },
         { version, event: { event: 'live', how: 'rollout' } },
       ],
       before.current,

@@ -11,12 +11,20 @@ export type BuildEvent =
 export type WatchVerdict = { remote: string; kind: 'rolled_back' | 'aborted' | 'advanced' | 'waiting' };
 export type WatchLook = { at: number; intervalMs: number };
 export type SampleRatioEvent = { remote: string; mismatch: boolean };
+/** An experiment's arms at one look: counted views and conversions to its goal, over its days so far. */
+export type ExperimentFigures = {
+  remote: string;
+  goal: string;
+  current: { views: number; conversions: number };
+  next: { views: number; conversions: number };
+};
 
 export const channels = {
   build: channel('gift.site.build'),
   verdict: channel('gift.site.watch.verdict'),
   look: channel('gift.site.watch.look'),
   sampleRatio: channel('gift.site.watch.sample-ratio'),
+  experiment: channel('gift.site.watch.experiment'),
 };
 
 const publisher =
@@ -34,4 +42,6 @@ export const siteEvents = {
   look: publisher<WatchLook>(channels.look),
   /** The sample ratio check of a rollout's or experiment's arms at one look of the watch. */
   sampleRatio: publisher<SampleRatioEvent>(channels.sampleRatio),
+  /** An experiment's figures at one look of the release watch. */
+  experiment: publisher<ExperimentFigures>(channels.experiment),
 };

@@ -8,7 +8,14 @@ import { cheapCounter, type Metrics } from 'api';
 import type { Split, Splits } from '../ledger/rollouts.ts';
 import { liveVersionsOf } from '../ledger/versions.ts';
 import type { ReleasesSource } from '../remotes/builds.ts';
-import { channels, type BuildEvent, type SampleRatioEvent, type WatchLook, type WatchVerdict } from './events.ts';
+import {
+  channels,
+  type BuildEvent,
+  type ExperimentFigures,
+  type SampleRatioEvent,
+  type WatchLook,
+  type WatchVerdict,
+} from './events.ts';
 
 const folders = new Set<string>(remoteNames.map((remote) => remotes[remote].folder));
 const pageOwners = new Map<string, string>(pageRoutes.map((route) => [route.path, remotes[route.remote].folder]));
@@ -42,9 +49,31 @@ export function siteMetrics(
     readManifest,
     readSplits,
     status,
-  }: { readManifest: () => Promise<RemotesManifest>; readSplits: () => Splits; status: ReleasesSource['status'] },
+    releaseEvents,
+  }: {
+    readManifest: () => Promise<RemotesManifest>;
+    readSplits: () => Splits;
+    status: ReleasesSource['status'];
+    releaseEvents?: ReleasesSource['releaseEvents'];
+  },
 ) {
   const registers = [metrics.registry];
+  if (releaseEvents) {
+    new Counter({
+      name: 'site_release_events_total',
+      help:
+        "The release ledger's events, by remote and kind (published, passed, refused, live, rolled_back, rollout_started, " +
+        'rollout_advanced, rollout_paused, rollout_resumed, rollout_aborted, ...), as this server last read PostgreSQL: ' +
+        'every server says the same, take the max.',
+      labelNames: ['remote', 'event'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { remote, event, count } of releaseEvents())
+          this.inc({ remote, event: event.replaceAll('-', '_') }, count);
+      },
+    });
+  }
   new Gauge({
     name: 'site_live_version_unavailable',
     help: 'A remote whose live version this server cannot serve (its build not fetched or refused): 1; otherwise 0.',
@@ -56,15 +85,15 @@ export function siteMetrics(
     },
   });
   new Gauge({
-    name: 'site_releases_last_heard_seconds',
-    help: 'Seconds since this server last read the releases, by where from (servers that follow PostgreSQL).',
+    name: 'site_releases_last_heard_timestamp_seconds',
+    help: 'When this server last read the releases (Unix time), by where from (servers that follow PostgreSQL).',
     // Labelled so that a server that follows nothing has no series, rather than one that says 0.
     labelNames: ['source'],
     registers,
     collect() {
       this.reset();
       const { lastHeardMs } = status();
-      if (lastHeardMs !== undefined) this.set({ source: 'postgresql' }, lastHeardMs / 1000);
+      if (lastHeardMs !== undefined) this.set({ source: 'postgresql' }, (Date.now() - lastHeardMs) / 1000);
     },
   });
   new Gauge({
@@ -125,11 +154,49 @@ export function siteMetrics(
     },
   });
 
+  // An experiment's figures at the watch's last look, by arm (current, next); a remote whose experiment is over has
+  // no series, as its sample ratio gauge.
+  const experiments = new Map<string, ExperimentFigures>();
+  const eachExperiment = (set: (figures: ExperimentFigures) => void) => {
+    const under = new Set<string>();
+    eachSplit(({ remote }) => under.add(remote));
+    for (const [remote, figures] of experiments) {
+      if (under.has(remote)) set(figures);
+      else experiments.delete(remote);
+    }
+  };
+  new Gauge({
+    name: 'site_experiment_views',
+    help: "An experiment's counted views over its days so far, by remote and arm (current, next), at the watch's last look.",
+    labelNames: ['remote', 'arm'],
+    registers,
+    collect() {
+      this.reset();
+      eachExperiment(({ remote, current, next }) => {
+        this.set({ remote, arm: 'current' }, current.views);
+        this.set({ remote, arm: 'next' }, next.views);
+      });
+    },
+  });
+  new Gauge({
+    name: 'site_experiment_conversions',
+    help: "An experiment's views that reached its goal, by remote, arm (current, next) and goal, at the watch's last look.",
+    labelNames: ['remote', 'arm', 'goal'],
+    registers,
+    collect() {
+      this.reset();
+      eachExperiment(({ remote, goal, current, next }) => {
+        this.set({ remote, arm: 'current', goal }, current.conversions);
+        this.set({ remote, arm: 'next', goal }, next.conversions);
+      });
+    },
+  });
+
   const countPage = cheapCounter(
     metrics,
     'site_pages_total',
-    'Pages answered, by remote, where from (memory: kept compressed; on_demand: made for this request) and status.',
-    ['remote', 'source', 'status'],
+    'Pages answered, by remote, where from (memory: kept compressed; on_demand: made for this request) and status code.',
+    ['remote', 'source', 'code'],
   );
 
   const verdicts = new Counter({
@@ -185,6 +252,10 @@ export function siteMetrics(
     const { remote, mismatch } = message as SampleRatioEvent;
     ratios.set(remote, mismatch);
   };
+  const onExperiment = (message: unknown) => {
+    const figures = message as ExperimentFigures;
+    experiments.set(figures.remote, figures);
+  };
   const onLook = (message: unknown) => {
     const look = message as WatchLook;
     looksOf().last.set(look.at / 1000);
@@ -195,6 +266,7 @@ export function siteMetrics(
     [channels.verdict.name, onVerdict],
     [channels.look.name, onLook],
     [channels.sampleRatio.name, onSampleRatio],
+    [channels.experiment.name, onExperiment],
   ] as const;
   for (const [name, listener] of heard) subscribe(name, listener);
   app.addHook('onClose', async () => {
@@ -204,7 +276,7 @@ export function siteMetrics(
   return {
     /** A page answered: `memory` when sent from the kept forms (a 304 too), `on_demand` when made for this request. */
     page(remote: string, source: 'memory' | 'on_demand', statusCode: number) {
-      countPage(`${remote} ${source} ${statusCode}`, () => ({ remote, source, status: String(statusCode) }));
+      countPage(`${remote} ${source} ${statusCode}`, () => ({ remote, source, code: String(statusCode) }));
     },
   };
 }

@@ -17,6 +17,8 @@ export interface ReleasesSource {
   /** Brings a published version's server build here (a preview of a candidate), when builds come from a CDN. */
   fetchVersion?: (remote: RemoteName, version: string) => Promise<void>;
   status: () => ManifestStatus & { live?: Record<string, string>; lastHeardMs?: number };
+  /** The release ledger's events by remote and kind (a source that reads PostgreSQL's ledger). */
+  releaseEvents?: () => { remote: string; event: string; count: number }[];
   /** Resolves once the live versions were first read (a source that reads them later than its start). */
   ready?: () => Promise<void>;
 }

@@ -41,6 +41,13 @@ export interface ReleasesStatus extends ManifestStatus {
   behind?: Record<string, string>;
 }
 
+/** How many events of one kind the ledger holds for one remote (by its folder). */
+export interface ReleaseEventCount {
+  remote: string;
+  event: string;
+  count: number;
+}
+
 interface LiveRow {
   remote: string;
   version: string;
@@ -138,6 +145,11 @@ export function databaseReleases({
     serving = restored.serving;
     Object.assign(servingVersions, restored.versions);
   }
+  let eventCounts: ReleaseEventCount[] = [];
+  /** Whether a whole read ended: the live versions read, and each one's build here or refused. */
+  let firstReadDone = false;
+  /** Whether the versions read before this start are served, PostgreSQL being away since it started. */
+  let servingRestored = false;
   let written = serving;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let schemaTimer: NodeJS.Timeout | undefined;
@@ -220,6 +232,14 @@ export function databaseReleases({
     // A remote the table no longer names live (a table emptied by hand) keeps what it served: nothing to switch to.
     serving = next;
     await syncRollouts(connection, keep);
+    // How many of each kind of event the ledger holds per remote: a rollout's stages and end, an experiment's start
+    // and end, each rollback, kept as metrics after the rollout is over (its gauges end with it).
+    const counted = await connection.query<{ remote: string; event: string; n: string }>(
+      'select remote, event, count(*) as n from site_release_events group by remote, event',
+    );
+    eventCounts = counted.rows
+      .filter((row) => isRemote(row.remote))
+      .map((row) => ({ remote: remotes[row.remote as RemoteName].folder, event: row.event, count: Number(row.n) }));
   }
 
   /**
@@ -291,7 +311,10 @@ export function databaseReleases({
       })
       .finally(() => {
         syncing = undefined;
-        if (heardAt !== undefined) ready();
+        if (heardAt !== undefined) {
+          firstReadDone = true;
+          ready();
+        }
         if (lastLiveFile && serving !== written) {
           written = serving;
           keepLastLive(lastLiveFile, serving, servingVersions, log);
@@ -329,7 +352,10 @@ export function databaseReleases({
       connection.end().catch(() => {});
       const next = Math.min(wait * 2, 2_000);
       // PostgreSQL cannot be reached at start: the versions this server served before are served meanwhile.
-      if (restored) ready();
+      if (restored) {
+        servingRestored = true;
+        ready();
+      }
       outage.failed(
         'following the releases in PostgreSQL',
         faultReason(error as Error),
@@ -359,39 +385,40 @@ export function databaseReleases({
       if (!cache || !connection) throw new Error('the releases are not reachable now');
       await cache.ensure(remote, version, recordedFiles(connection, remote, version), served());
     },
+    /** The ledger's events by remote and kind, as last read. */
+    releaseEvents: () => eventCounts,
     /** Resolves after the first read of the table, with every live build fetched or refused. */
     ready: () => firstSync,
     status(): ReleasesStatus {
       const lastHeardMs = heardAt === undefined ? undefined : Date.now() - heardAt;
       const stale = lastHeardMs === undefined || lastHeardMs > 3 * heartbeatMs;
-      const sinceStart = heardAt === undefined && restored;
       const late = Object.keys(behind).length > 0;
       const cdnDiffers = cache?.tamperedAmong(served()) ?? {};
       const tampered = Object.keys(cdnDiffers).length > 0;
+      const nothingLive = !Object.keys(serving).length;
+      const problem =
+        heardAt === undefined && servingRestored
+          ? 'the releases in PostgreSQL have not been read since this server started: it serves those it read last'
+          : waitingForSchema
+            ? 'waiting for the database schema: no server has migrated it yet (each migrates once it reaches the database)'
+            : heardAt === undefined
+              ? 'the releases in PostgreSQL have not been read yet since this server started'
+              : nothingLive
+                ? 'no release is live in PostgreSQL yet (pnpm release --all)'
+                : stale
+                  ? 'the releases in PostgreSQL have not been read lately'
+                  : late
+                    ? 'a live version is not served here'
+                    : tampered
+                      ? 'the CDN serves files of a live version unlike its release'
+                      : undefined;
       return {
         source: 'postgresql',
-        ok: !stale && !late && !tampered && Object.keys(serving).length > 0,
-        ...(waitingForSchema && !restored
-          ? {
-              problem:
-                'waiting for the database schema: no server has migrated it yet (each migrates once it reaches the database)',
-            }
-          : heardAt !== undefined && !Object.keys(serving).length
-            ? { problem: 'no release is live in PostgreSQL yet (pnpm release --all)' }
-            : sinceStart
-              ? {
-                  problem:
-                    'the releases in PostgreSQL have not been read since this server started: it serves those it read last',
-                }
-              : stale
-                ? { problem: 'the releases in PostgreSQL have not been read lately' }
-                : late
-                  ? { problem: 'a live version is not served here' }
-                  : tampered
-                    ? { problem: 'the CDN serves files of a live version unlike its release' }
-                    : {}),
+        ok: !problem,
+        ...(problem ? { problem } : {}),
         ...(tampered ? { cdnDiffers } : {}),
-        hasManifest: Object.keys(serving).length > 0,
+        // Ready once pages stop waiting for the first read: after it, or at once when PostgreSQL is away at start.
+        hasManifest: (firstReadDone || servingRestored) && !nothingLive,
         live: { ...servingVersions },
         lastHeardMs,
         ...(late ? { behind: { ...behind } } : {}),

@@ -4,6 +4,7 @@ import {
   countsLine,
   defaultRule,
   experimentSampleRatio,
+  experimentTotals,
   judgeRollout,
   queueRolloutWebhook,
   type DecisionRule,
@@ -69,6 +70,14 @@ export async function watchRollouts({
       ? await experimentSampleRatio(db, experimentOf(rollout), { now })
       : judged.sampleRatio;
     siteEvents.sampleRatio({ remote: folder, mismatch: ratio.mismatch });
+    if (rollout.experiment) {
+      const experiment = experimentOf(rollout);
+      siteEvents.experiment({
+        remote: folder,
+        goal: experiment.goal,
+        ...(await experimentTotals(db, experiment, now)),
+      });
+    }
     if (ratio.mismatch && !mismatched.has(testIdOf(rollout))) {
       mismatched.add(testIdOf(rollout));
       log.warn(
