@@ -172,6 +172,28 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     await db.destroy();
   });
 
+  it('count a lease from the time it was claimed with, not from when the claim’s queries answered', async () => {
+    const db = await open();
+    await deletionRequests(db).submit({ name: 'A', email: 'a@example.com', reason: 'r' });
+    const leaseMs = 600;
+    // Claimed with a time 500 ms past (the database slow to answer): 100 ms of the lease are left, not 600.
+    const claimedAt = Date.now() - 500;
+    await db
+      .updateTable('email_outbox')
+      .set({ next_attempt_at: new Date(claimedAt - 1_000).toISOString() })
+      .execute();
+    const rows = await claimDue(db, 'email_outbox', { now: new Date(claimedAt), leaseMs, limit: 20, holder: 'late' });
+    expect(rows).toHaveLength(1);
+    // Another worker takes it once the lease lapses, before the first's renewal: the first sends nothing.
+    await db.updateTable('email_outbox').set({ claimed_by: 'other' }).execute();
+    const yielded: number[] = [];
+    for await (const row of whileClaimed(db, 'email_outbox', rows, { leaseMs, holder: 'late', claimedAt })) {
+      yielded.push(row.id);
+    }
+    expect(yielded).toEqual([]);
+    await db.destroy();
+  });
+
   it('renew their claim while a slow batch runs, and send nothing another worker took meanwhile', async () => {
     const db = await open();
     for (const name of ['A', 'B', 'C']) {

@@ -45,9 +45,22 @@ export async function* whileClaimed<T extends { id: number }>(
   db: Db,
   queue: Queue,
   rows: T[],
-  { leaseMs, holder }: { leaseMs: number; holder: string },
+  {
+    leaseMs,
+    holder,
+    claimedAt = Date.now(),
+  }: {
+    leaseMs: number;
+    holder: string;
+    /**
+     * When the lease began: the `now` it was claimed with, which the claim's queries may have outlasted (PostgreSQL
+     * slow to answer under load). Counting from after them made a batch send past its lease, and another instance
+     * sent the same email (1 of 350 in a cluster check).
+     */
+    claimedAt?: number;
+  },
 ): AsyncGenerator<T> {
-  let renewed = Date.now();
+  let renewed = Math.min(claimedAt, Date.now());
   let held = new Set(rows.map((row) => row.id));
   for (const [index, row] of rows.entries()) {
     if (Date.now() - renewed > leaseMs / 3) {

@@ -146,7 +146,7 @@ export async function deliverDueEmails(
   let sent = 0;
   let lastError: string | undefined;
   const notRecorded: number[] = [];
-  for await (const email of whileClaimed(db, 'email_outbox', due, { leaseMs, holder })) {
+  for await (const email of whileClaimed(db, 'email_outbox', due, { leaseMs, holder, claimedAt: now.getTime() })) {
     try {
       const { id, to_address: to, subject, body_text: text } = email;
       // The HTML part is made now, from the text: a new request writes the text alone (see contentFromText).

@@ -45,7 +45,11 @@ export async function deliverDueWebhooks(db: Db, target: WebhookTarget, now = ne
   let delivered = 0;
   let lastError: string | undefined;
   const notRecorded: number[] = [];
-  for await (const delivery of whileClaimed(db, 'webhook_deliveries', due, { leaseMs, holder })) {
+  for await (const delivery of whileClaimed(db, 'webhook_deliveries', due, {
+    leaseMs,
+    holder,
+    claimedAt: now.getTime(),
+  })) {
     const attempts = delivery.attempts + 1;
     let status: number | null = null;
     let error: string | null = null;

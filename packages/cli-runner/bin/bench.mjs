@@ -36,6 +36,11 @@ const steps = [
   },
   { name: 'read-commands', what: "the teams' read commands, as typed", command: 'pnpm --filter site-server bench:cli' },
   {
+    name: 'restart',
+    what: 'a restarted site server and API instance to their health check, beside the server floor',
+    command: 'pnpm --filter site-server build && pnpm --filter api build && pnpm --filter site-server bench:restart',
+  },
+  {
     name: 'first-paint',
     what: "first paint and hydrated beside the React floor (phone profile), the main thread's long tasks",
     // The 6x CPU table is printed, not judged: `pnpm --filter e2e perf:interactive` prints it.
