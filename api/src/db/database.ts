@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Pool } from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
@@ -123,11 +123,17 @@ export async function openDatabase({
 
 /**
  * SQLite's dialect, keeping a failed transaction's cause: SQLite rolls back by itself on some errors (a full disk),
- * and Kysely's own `rollback` then failed with "no transaction is active", which replaced SQLITE_FULL.
+ * and Kysely's own `rollback` then failed with "no transaction is active", which replaced SQLITE_FULL. Transactions
+ * begin IMMEDIATE: they take the write lock first, waiting for another process's (the operators' CLI beside the
+ * service) within the busy timeout; a deferred one that read first and then wrote failed at once with SQLITE_BUSY
+ * when the other had written meanwhile (`requests complete` during a burst of requests), which no wait can mend.
  */
 class SqliteKeepingCause extends SqliteDialect {
   override createDriver() {
     const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.rollbackTransaction = async (connection) => {
       try {
