@@ -23,7 +23,7 @@ import {
 } from 'api/cluster/topology';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { remoteNames } from '@gift/federation';
-import { postgresLedger } from '../src/ledger/ledger.ts';
+import { cdnReleaseSettings } from '../src/ledger/switches.ts';
 import { release } from '../src/releases/release.ts';
 
 const runs = Number(process.env.BENCH_RESTART_RUNS ?? 5);
@@ -38,7 +38,7 @@ const db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
 const origin = mkdtempSync(join(tmpdir(), 'bench-restart-cdn-'));
 const cdn = await startNginxWith((port) => cdnServerBlock(port, origin), '/ready');
 const base = `${cdn}/remotes/`;
-const settings = { root, remotesDir: origin, manifestFile: '', remotesBaseUrl: base, ledger: postgresLedger(db, base) };
+const settings = cdnReleaseSettings(root, db, origin, base);
 for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, force: { reason: 'bench' } });
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-restart-site-'));
 

@@ -16,23 +16,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openMigratedDatabase, type Db } from 'api';
-import {
-  cdnServerBlock,
-  freePort,
-  frontBlock,
-  productionEnv,
-  sleep,
-  startNginxWith,
-  startProcess,
-  stopAll,
-  waitFor,
-} from 'api/cluster/topology';
+import * as topology from 'api/cluster/topology';
 import { postgresDatabaseUrl, postgresServer } from 'api/test/databases';
 import { startSmtpSink, type ReceivedEmail } from 'api/test/smtp-sink';
 import { signatureProblem } from '@gift/contracts/webhooks';
 import { remoteNames } from '@gift/federation';
-import { postgresLedger } from '../src/ledger/ledger.ts';
-import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
+import { cdnReleaseSettings } from '../src/ledger/switches.ts';
+import { promote, publishCandidate, release } from '../src/releases/release.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const webhookSecret = 'faults-webhook-secret-0123456789abcdef';
@@ -108,10 +98,10 @@ async function main() {
 
   // --- the CDN, every remote released to it, as in the cluster check
   const origin = mkdtempSync(join(tmpdir(), 'faults-cdn-'));
-  const cdn = await startNginxWith((port) => cdnServerBlock(port, origin), '/ready');
+  const cdn = await topology.startNginxWith((port) => topology.cdnServerBlock(port, origin), '/ready');
   // The CDN as the site servers reach it: a relay to the nginx origin, which a fault makes answer 500 or go away.
   let cdnAnswers500 = false;
-  const cdnPort = await freePort();
+  const cdnPort = await topology.freePort();
   const cdnRelay = (): Promise<Server> =>
     new Promise((resolve) => {
       const server = createServer((request, response) => {
@@ -132,23 +122,17 @@ async function main() {
   let cdnServer = await cdnRelay();
   const cdnAddress = `http://127.0.0.1:${cdnPort}`;
   const base = `${cdnAddress}/remotes/`;
-  const settings: ReleaseSettings = {
-    root,
-    remotesDir: origin,
-    manifestFile: '',
-    remotesBaseUrl: base,
-    ledger: postgresLedger(db, base),
-  };
+  const settings = cdnReleaseSettings(root, db, origin, base);
   for (const remote of remoteNames)
     await release(settings, remote, { prebuilt: true, force: { reason: 'fault suite: first deploy' } });
 
   // --- the mail server and the webhook receiver, each able to go away and come back on its port
   const received: ReceivedEmail[] = [];
-  const smtpPort = await freePort();
+  const smtpPort = await topology.freePort();
   let smtp = await startSmtpSink({ delayMs: 20, port: smtpPort, received });
   const events: string[] = [];
   const forged: string[] = [];
-  const webhookPort = await freePort();
+  const webhookPort = await topology.freePort();
   const receiver = (): Promise<Server> =>
     new Promise((resolve) => {
       const server = createServer((request, response) => {
@@ -180,10 +164,10 @@ async function main() {
   const supervise = (name: string, port: number, command: string[], env: NodeJS.ProcessEnv, cwd: string) => {
     const process_: Supervised = { name, port, restarts: 0, log: '', start: () => {} };
     process_.start = () => {
-      const child = startProcess(
+      const child = topology.startProcess(
         command[0]!,
         command.slice(1),
-        { ...productionEnv, ...shared, ...env },
+        { ...topology.productionEnv, ...shared, ...env },
         {
           cwd,
           clean: true,
@@ -203,7 +187,7 @@ async function main() {
   };
   const apis = await Promise.all(
     [0, 1].map(async (index) => {
-      const port = await freePort();
+      const port = await topology.freePort();
       return supervise(
         `api-${index}`,
         port,
@@ -215,7 +199,7 @@ async function main() {
   );
   const sites = await Promise.all(
     [0, 1].map(async (index) => {
-      const port = await freePort();
+      const port = await topology.freePort();
       return supervise(
         `site-${index}`,
         port,
@@ -231,11 +215,11 @@ async function main() {
       );
     }),
   );
-  for (const api of apis) await waitFor(`http://127.0.0.1:${api.port}/api/health`, api.name, 60_000);
-  for (const site of sites) await waitFor(`http://127.0.0.1:${site.port}/healthz`, site.name, 60_000);
-  const front = await startNginxWith(
+  for (const api of apis) await topology.waitFor(`http://127.0.0.1:${api.port}/api/health`, api.name, 60_000);
+  for (const site of sites) await topology.waitFor(`http://127.0.0.1:${site.port}/healthz`, site.name, 60_000);
+  const front = await topology.startNginxWith(
     (port) =>
-      frontBlock(
+      topology.frontBlock(
         port,
         sites.map((site) => site.port),
         apis.map((api) => api.port),
@@ -302,7 +286,7 @@ async function main() {
           .execute(),
       ]);
       if (mail.length === 0 && hooks.length === 0) return Date.now() - started;
-      await sleep(200);
+      await topology.sleep(200);
     }
     return Infinity;
   }
@@ -347,10 +331,10 @@ async function main() {
     const firstAnswer = answers.length;
     currentFirst = firstAnswer;
     const stop = traffic();
-    await sleep(1_000);
+    await topology.sleep(1_000);
     const began = Date.now();
     await fault.begin();
-    await sleep(fault.durationMs);
+    await topology.sleep(fault.durationMs);
     const checked = await fault.check?.();
     await fault.end();
     const ended = Date.now();
@@ -362,11 +346,11 @@ async function main() {
         recoveredAt = lastWrite.at + lastWrite.ms;
         break;
       }
-      await sleep(50);
+      await topology.sleep(50);
     }
     for (const one of target.processes) {
       const path = one.name.startsWith('api') ? '/api/health' : '/healthz';
-      await waitFor(`http://127.0.0.1:${one.port}${path}`, one.name, 30_000).catch(() => {});
+      await topology.waitFor(`http://127.0.0.1:${one.port}${path}`, one.name, 30_000).catch(() => {});
     }
     // The releases read again by both site servers after the fault's end (their health says when they last did).
     // From the fault's end when PostgreSQL was away until then; from its start when it ended connections at once.
@@ -380,11 +364,11 @@ async function main() {
           lastHeardMs?: number;
         };
         heardAt = health.lastHeardMs === undefined ? -Infinity : asked - health.lastHeardMs;
-        if (heardAt < lostAt) await sleep(100);
+        if (heardAt < lostAt) await topology.sleep(100);
       }
       followedMs = Math.max(followedMs, heardAt < lostAt ? Infinity : heardAt - lostAt);
     }
-    await sleep(2_000);
+    await topology.sleep(2_000);
     await stop();
     const catchUpMs = await caughtUp(fault.catchUpBoundMs + 5_000);
 
@@ -467,7 +451,7 @@ async function main() {
 
   // --- the single-process setup (`--local`: SQLite, no PostgreSQL), as `pnpm start` runs it; one on a 3 MB disk
   const localSite = async (name: string, dataDir: string): Promise<Target> => {
-    const port = await freePort();
+    const port = await topology.freePort();
     const site = supervise(
       name,
       port,
@@ -475,7 +459,7 @@ async function main() {
       { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REMOTES_BASE_URL: '', REMOTE_ORIGINS: '' },
       join(root, 'site-server'),
     );
-    await waitFor(`http://127.0.0.1:${port}/healthz`, name, 60_000);
+    await topology.waitFor(`http://127.0.0.1:${port}/healthz`, name, 60_000);
     const local = await openMigratedDatabase({ databaseUrl: undefined, dataDir });
     return { url: `http://127.0.0.1:${port}`, db: local, processes: [site], sites: [] };
   };
@@ -519,7 +503,7 @@ async function main() {
         }),
       );
       if (live.every((served) => served === version)) return Date.now() - started;
-      await sleep(200);
+      await topology.sleep(200);
     }
     return Infinity;
   };
@@ -656,7 +640,7 @@ async function main() {
         const promoting = promoteCommand(killedVersion);
         const { text } = outputOf(promoting);
         const deadline = Date.now() + 60_000;
-        while (!/Checking vendor/.test(text()) && Date.now() < deadline) await sleep(50);
+        while (!/Checking vendor/.test(text()) && Date.now() < deadline) await topology.sleep(50);
         process.kill(-promoting.pid!, 'SIGKILL');
       },
       end: () => {},
@@ -730,7 +714,7 @@ async function main() {
     for (const fault of faults) await run(fault);
   } finally {
     stopping = true;
-    await stopAll();
+    await topology.stopAll();
     cdnServer.close();
     await sqlite.db.destroy().catch(() => {});
     await onSmallDisk?.db.destroy().catch(() => {});

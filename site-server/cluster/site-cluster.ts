@@ -30,8 +30,8 @@ import { startSmtpSink } from 'api/test/smtp-sink';
 import { remoteNames, remotes } from '@gift/federation';
 import { chromiumArgs, chromiumPath } from '../src/releases/chromium.ts';
 import { previewPath, signPreview } from '../src/ledger/preview-links.ts';
-import { postgresLedger } from '../src/ledger/ledger.ts';
-import { promote, publishCandidate, release, type ReleaseSettings } from '../src/releases/release.ts';
+import { cdnReleaseSettings } from '../src/ledger/switches.ts';
+import { promote, publishCandidate, release } from '../src/releases/release.ts';
 import { stepRollout } from '../src/ledger/rollout-steps.ts';
 import { testIdOf, visitorAt } from '../src/rollouts/cohorts.ts';
 import { browserAgent } from '../src/watch/test-road.ts';
@@ -140,13 +140,7 @@ async function main() {
     const saying = await healthWhile(first.port, (status) => status === 503, 60_000);
     const listenMs = Date.now() - firstBegan;
     db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
-    const settings: ReleaseSettings = {
-      root,
-      remotesDir: origin,
-      manifestFile: '',
-      remotesBaseUrl: base,
-      ledger: postgresLedger(db, base),
-    };
+    const settings = cdnReleaseSettings(root, db, origin, base);
     const nothingLive = await healthWhile(first.port, (status, body) => /no release is live/.test(body), 30_000);
     const deployedAt = Date.now();
     for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, ...unchecked('first deploy') });

@@ -59,6 +59,9 @@ describe('group commit', () => {
   });
 });
 
+/** What the release watch counts of vendor v1 since `since`, at most 5 views a network. */
+const vendorV1Since = (since: Date) => ({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 });
+
 describe.each(backends)('field data on %s', (_name, open) => {
   const tags = { route: '/vendor', remote: 'vendor', shell: 'S1', viewport: 'phone' as const };
 
@@ -159,13 +162,7 @@ describe.each(backends)('field data on %s', (_name, open) => {
     await beacon('two-1', 'net-two', { view: false, entries: [{ error: 'Boom', count: 4 }] });
     await beacon('three-1', 'net-three', { entries: [{ metric: 'INP', value: 300 }] });
     const since = new Date('2026-11-25T10:00:00.000Z');
-    const counted = await data.countedFigures({
-      remote: 'vendor',
-      version: 'v1',
-      since,
-      maxPerNetwork: 5,
-      reports: true,
-    });
+    const counted = await data.countedFigures({ ...vendorV1Since(since), reports: true });
     expect(counted).toEqual({
       reports: 54,
       reportNetworks: 33,
@@ -182,13 +179,11 @@ describe.each(backends)('field data on %s', (_name, open) => {
       ],
     });
     // What the watch reads at each look: the counted views alone, not the reports beside them.
-    expect(await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).not.toHaveProperty(
-      'reports',
-    );
+    expect(await data.countedFigures(vendorV1Since(since))).not.toHaveProperty('reports');
     // The next hour the same network counts again, up to five.
     clock = new Date('2026-11-25T11:05:00.000Z');
     for (let i = 0; i < 8; i++) await beacon(`one-${String(100 + i).padStart(5, '0')}`, 'net-one');
-    expect((await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).views).toBe(12);
+    expect((await data.countedFigures(vendorV1Since(since))).views).toBe(12);
     expect(
       (await data.countedFigures({ remote: 'vendor', version: 'v2', since, maxPerNetwork: 5, reports: true })).reports,
     ).toBe(0);
@@ -214,22 +209,14 @@ describe.each(backends)('field data on %s', (_name, open) => {
     await beacon('other-1', 'net-c');
     await goal('other-1', 'net-c', 'store-click');
     const since = new Date('2026-11-25T10:00:00.000Z');
-    const counted = await data.countedFigures({
-      remote: 'vendor',
-      version: 'v1',
-      since,
-      maxPerNetwork: 5,
-      goal: 'portal-click',
-    });
+    const counted = await data.countedFigures({ ...vendorV1Since(since), goal: 'portal-click' });
     expect(counted).toMatchObject({ views: 3, conversions: 1, networks: 2 });
     expect(counted.perNetwork).toEqual([
       { views: 2, erred: 0, conversions: 1 },
       { views: 1, erred: 0 },
     ]);
     // Without a goal asked for, the figures are as before.
-    expect(await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 })).not.toHaveProperty(
-      'conversions',
-    );
+    expect(await data.countedFigures(vendorV1Since(since))).not.toHaveProperty('conversions');
     await db.destroy();
   });
 
@@ -254,7 +241,7 @@ describe.each(backends)('field data on %s', (_name, open) => {
     clock = new Date('2026-11-26T00:10:00.000Z');
     await beacon('after-0');
     const since = new Date('2026-11-25T23:00:00.000Z');
-    const counted = await data.countedFigures({ remote: 'vendor', version: 'v1', since, maxPerNetwork: 5 });
+    const counted = await data.countedFigures(vendorV1Since(since));
     expect([counted.views, counted.networks]).toEqual([2, 1]);
     await db.destroy();
   });

@@ -4,13 +4,31 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { remotes, type RemoteName } from '@gift/federation';
-import { fileLedger, ReleaseError, type ReleaseLedger } from './ledger.ts';
+import type { Db } from 'api';
+import { fileLedger, postgresLedger, ReleaseError, type ReleaseLedger } from './ledger.ts';
 import type { BuildLimits } from './build-limits.ts';
 
 /**
  * Where the releases of a site live and how one changes them: the settings the release tool and the serving side
  * share, a remote's lock (one switch of a remote at a time, whoever makes it), and the watch's conditional rollback.
  */
+
+/**
+ * The settings of releases kept in PostgreSQL (`db`) with their builds published from `remotesDir` at the CDN's
+ * `remotesBaseUrl`, as production has them (the cluster check, the fault suite, the restart bench).
+ */
+export const cdnReleaseSettings = (
+  root: string,
+  db: Db,
+  remotesDir: string,
+  remotesBaseUrl: string,
+): ReleaseSettings => ({
+  root,
+  remotesDir,
+  manifestFile: '',
+  remotesBaseUrl,
+  ledger: postgresLedger(db, remotesBaseUrl),
+});
 
 export interface ReleaseSettings {
   /** Workspace root, where each remote's folder and build are. */
