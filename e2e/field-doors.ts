@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fieldDataPath, goalPing, type GoalName } from '@gift/contracts/field-data';
 import { signatureHeader, signatureProblem } from '@gift/contracts/webhooks';
 import { newVisitorId, testIdOf, visitorAt as placedVisitor, type Rollout } from 'site-server/cohorts';
+import { rulesForChecks, startPrometheus, stopAll } from 'api/cluster/topology';
 import { startServer } from './release-commands.ts';
 
 /**
@@ -190,4 +191,20 @@ export function ticketRows(
       encoding: 'utf8',
     }),
   ) as { ticket: string; goal: string | null; counted: number }[];
+}
+
+/**
+ * Debian's Prometheus scraping the site on `port` every second as job `site`, with ops/prometheus's rules (the alerts'
+ * `for:` made 2 s): what operators would be told of a journey. `firing()` is every alert firing now, as
+ * `alertname remote` lines; `stop()` ends it.
+ */
+export async function operatorsAlerts(port: number) {
+  const prometheus = await startPrometheus({ site: [`127.0.0.1:${port}`] }, rulesForChecks());
+  return {
+    firing: async () =>
+      (await prometheus.query('ALERTS{alertstate="firing"}'))
+        .map(({ metric }) => `${metric.alertname} ${metric.remote ?? ''}`.trim())
+        .sort(),
+    stop: stopAll,
+  };
 }

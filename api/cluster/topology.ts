@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/databases.ts';
@@ -190,6 +190,18 @@ ${config(port, prefix)}
 
 export const prometheusBin = ['/usr/bin/prometheus', '/usr/sbin/prometheus'].find((path) => existsSync(path));
 export const promtoolBin = ['/usr/bin/promtool', '/usr/sbin/promtool'].find((path) => existsSync(path));
+
+/**
+ * The rule files a check's Prometheus evaluates: the recording rules as shipped (ops/prometheus), and the alert rules
+ * as shipped but for their `for:`, 2 s each, so that an alert a fault causes is seen firing within the check.
+ */
+export function rulesForChecks() {
+  const dir = new URL('../../ops/prometheus/', import.meta.url).pathname;
+  const alerts = readFileSync(join(dir, 'alerts.yml'), 'utf8');
+  const scaled = join(mkdtempSync(join(tmpdir(), 'check-rules-')), 'alerts.yml');
+  writeFileSync(scaled, alerts.replace(/^(\s+for:) \d+[smh]$/gm, '$1 2s'));
+  return [scaled, join(dir, 'recording.yml')];
+}
 
 /** One sample of a PromQL instant query: its labels and value. */
 export type Sample = { metric: Record<string, string>; value: number };

@@ -234,7 +234,7 @@ test('two arms of /vendor; portal clicks from 40 networks count for their arm on
   await everyone.context().close();
   expect(await succeeds(['releases', 'vendor'])).toMatch(
     new RegExp(
-      `${reworded}\\s+forced: the experiment journey .*\\n\\s+experiment on portal-click ended at 50% by .+: experiment shipped: the new version converts more`,
+      `${reworded}\\s+forced: the experiment journey .*\\n\\s+experiment started on portal-click for \\d+ days at 50% of visitors, against \\S+ .*\\n\\s+experiment on portal-click ended at 50% by .+: experiment shipped: the new version converts more`,
     ),
   );
 });
@@ -272,7 +272,7 @@ test('a version that breaks on a click is stopped by the guardrails, whatever it
   expect(liveVendor()).toBe(current);
   expect(await succeeds(['releases', 'vendor'])).toMatch(
     new RegExp(
-      `${broken}\\s+forced: .*\\n\\s+experiment on portal-click ended at 50% by the release watch: worse .*: errors`,
+      `${broken}\\s+forced: .*\\n\\s+experiment started on portal-click .*\\n\\s+experiment on portal-click ended at 50% by the release watch: worse .*: errors`,
     ),
   );
   // The other arm's visitors: the current version, and no error on a click.

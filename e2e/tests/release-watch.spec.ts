@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReleaseWebhookEvent } from '@gift/contracts/webhooks';
-import { openDoors, startWatchedSite, webhookReceiver } from '../field-doors.ts';
+import { openDoors, operatorsAlerts, startWatchedSite, webhookReceiver } from '../field-doors.ts';
 import { firstDeployment, privacyChunk, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
@@ -22,6 +22,7 @@ let env: NodeJS.ProcessEnv = {};
 let server: ChildProcess | undefined;
 let receiver: Awaited<ReturnType<typeof webhookReceiver<ReleaseWebhookEvent>>> | undefined;
 let doors: Awaited<ReturnType<typeof openDoors>> | undefined;
+let alerts: Awaited<ReturnType<typeof operatorsAlerts>> | undefined;
 
 async function succeeds(args: string[]) {
   const { code, printed } = await releaseCommand(args, env);
@@ -41,10 +42,12 @@ test.beforeAll(async () => {
   receiver = await webhookReceiver<ReleaseWebhookEvent>(webhookSecret);
   ({ deployDir, env } = await firstDeployment('watch-journey'));
   server = await startWatchedSite({ deployDir, env }, sitePort, { url: receiver.url, secret: webhookSecret });
+  alerts = await operatorsAlerts(sitePort);
 });
 
 test.afterAll(async () => {
   doors?.close();
+  await alerts?.stop();
   server?.kill('SIGTERM');
   await receiver?.close();
   rmSync(deployDir, { recursive: true, force: true });
@@ -94,6 +97,8 @@ test('a version whose page throws on a click is rolled back by itself, with the 
     ),
   );
   expect(printed).toMatch(new RegExp(`\\* ${previous} .*\\(live\\)`));
+  // Operators are told, and told nothing else: the watch looks every second, scraped every second.
+  await expect.poll(() => alerts!.firing(), { timeout: 30_000 }).toEqual(['ReleaseRolledBack legal']);
 
   await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(1);
   expect(receiver!.received[0]!.problem).toBeUndefined();

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { RolloutWebhookEvent } from '@gift/contracts/webhooks';
-import { beaconedView, openDoors, startWatchedSite, visitorAt, webhookReceiver } from '../field-doors.ts';
+import {
+  beaconedView,
+  openDoors,
+  operatorsAlerts,
+  startWatchedSite,
+  visitorAt,
+  webhookReceiver,
+} from '../field-doors.ts';
 import { rewrite } from '../promote-journey.ts';
 import { firstDeployment, publishChanged, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { placeIn, testIdOf, type Rollout } from 'site-server/cohorts';
@@ -23,6 +30,7 @@ let env: NodeJS.ProcessEnv = {};
 let server: ChildProcess | undefined;
 let receiver: Awaited<ReturnType<typeof webhookReceiver<RolloutWebhookEvent>>> | undefined;
 let doors: Awaited<ReturnType<typeof openDoors>> | undefined;
+let alerts: Awaited<ReturnType<typeof operatorsAlerts>> | undefined;
 /** The candidate whose privacy page says "Privacy Notice". */
 let renamed = '';
 
@@ -82,10 +90,12 @@ test.beforeAll(async () => {
   });
   server = await startWatchedSite({ deployDir, env }, sitePort, { url: receiver.url, secret: webhookSecret });
   doors = await openDoors(sitePort, 25);
+  alerts = await operatorsAlerts(sitePort);
 });
 
 test.afterAll(async () => {
   doors?.close();
+  await alerts?.stop();
   server?.kill('SIGTERM');
   await receiver?.close();
   rmSync(deployDir, { recursive: true, force: true });
@@ -210,7 +220,9 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
   expect(liveLegal()).toBe(current);
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
-    new RegExp(`${broken}\\s+forced: .*\\n\\s+rollout aborted at 5% by the release watch: worse .*: errors`),
+    new RegExp(
+      `${broken}\\s+forced: .*\\n\\s+rollout started: 5%, .*\\n\\s+rollout aborted at 5% by the release watch: worse .*: errors`,
+    ),
   );
   await expect.poll(() => receiver!.received.map(({ event }) => event.type)).toContain('rollout.aborted');
   const aborted = receiver!.received.find(({ event }) => event.type === 'rollout.aborted')!;
@@ -298,8 +310,15 @@ test('pnpm rehearse-rollout brings a local rollout visitors from many networks: 
     ),
   );
   await expect.poll(rollout, { timeout: 30_000 }).toBeUndefined();
+  // Operators are told (by RolloutAborted, within the rule's 10 minutes), and of nothing but the watch's own steps.
+  await expect.poll(() => alerts!.firing(), { timeout: 30_000 }).toContain('RolloutAborted legal');
+  expect((await alerts!.firing()).filter((alert) => !/^(RolloutAborted|ReleaseRolledBack) legal$/.test(alert))).toEqual(
+    [],
+  );
   const { printed } = await releaseCommand(['releases', 'legal'], env);
   expect(printed).toMatch(
-    new RegExp(`${erring}\\s+forced: rehearsal .*\\n\\s+rollout aborted at 5% by the release watch: worse .*: errors`),
+    new RegExp(
+      `${erring}\\s+forced: rehearsal .*\\n\\s+rollout started: .*\\n\\s+rollout aborted at 5% by the release watch: worse .*: errors`,
+    ),
   );
 });

@@ -4,8 +4,7 @@
  * Each query and its answer is printed, for the record.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PostgresFaults } from 'api/test/databases';
 import { promtoolBin, sleep, type Sample, type startPrometheus } from 'api/cluster/topology';
@@ -13,17 +12,6 @@ import type { startSmtpSink } from 'api/test/smtp-sink';
 import { promote, publishCandidate, type ReleaseSettings } from '../src/releases/release.ts';
 
 type Check = (name: string, figures: string, ok: boolean) => void;
-
-/**
- * The rule files Prometheus evaluates here: the recording rules as shipped, and the alert rules as shipped but for
- * their `for:`, 2 s each, so that every alert a fault causes is seen firing within the check, not minutes later.
- */
-export function ruleFilesOfTheCheck(root: string) {
-  const alerts = readFileSync(join(root, 'ops', 'prometheus', 'alerts.yml'), 'utf8');
-  const scaled = join(mkdtempSync(join(tmpdir(), 'cluster-rules-')), 'alerts.yml');
-  writeFileSync(scaled, alerts.replace(/^(\s+for:) \d+[smh]$/gm, '$1 2s'));
-  return [scaled, join(root, 'ops', 'prometheus', 'recording.yml')];
-}
 
 /** The dashboard's queries (ops/grafana/giftwell-site.json): each panel's title and its PromQL. */
 function dashboardQueries(root: string) {

@@ -20,6 +20,7 @@ import {
   sleep,
   startApi,
   startNginxWith,
+  rulesForChecks,
   startPrometheus,
   startSiteServer,
   stopAll,
@@ -35,7 +36,7 @@ import { promote, publishCandidate, release } from '../src/releases/release.ts';
 import { stepRollout } from '../src/ledger/rollout-steps.ts';
 import { testIdOf, visitorAt } from '../src/rollouts/cohorts.ts';
 import { browserAgent } from '../src/watch/test-road.ts';
-import { metricsChecks, ruleFilesOfTheCheck } from './metrics-checks.ts';
+import { metricsChecks } from './metrics-checks.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vendorCopy = 'Sell your gifts to people who are looking for them';
@@ -186,7 +187,7 @@ async function main() {
         site: servers.map((server) => `127.0.0.1:${server.port}`),
         api: apiPorts.map((port) => `127.0.0.1:${port}`),
       },
-      ruleFilesOfTheCheck(root),
+      rulesForChecks(),
     );
 
     const site = await startNginxWith(
