@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { launch, type Browser, type Page } from 'puppeteer-core';
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
 
@@ -132,12 +133,30 @@ async function webkitPage(): Promise<EnginePage> {
     waitFor: (expression, what, timeoutMs = 15_000) => poll(() => evaluate(expression), what, timeoutMs),
     click: async (selector) => (await session.findElement(By.css(selector))).click(),
     type: async (selector, text) => (await session.findElement(By.css(selector))).sendKeys(text),
-    screenshot: async () => Buffer.from(await session.takeScreenshot(), 'base64'),
+    // Taken again while it comes back blank: on a busy machine WebKit's driver once handed back a frame of black for
+    // every page at 375 px (a CI-like run, twice), the page itself drawn and hydrated.
+    async screenshot() {
+      let shot = Buffer.from(await session.takeScreenshot(), 'base64');
+      for (let tries = 0; tries < 20 && isBlank(shot); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        shot = Buffer.from(await session.takeScreenshot(), 'base64');
+      }
+      return shot;
+    },
     async close() {
       await session.quit().catch(() => {});
       stop();
     },
   };
+}
+
+/** Whether a PNG is one colour all over (a frame the compositor had not drawn). */
+function isBlank(png: Buffer) {
+  const { data } = PNG.sync.read(png);
+  for (let at = 4; at < data.length; at += 4) {
+    if (data.readUInt32BE(at) !== data.readUInt32BE(0)) return false;
+  }
+  return true;
 }
 
 export const openEngine = (engine: EngineName) => (engine === 'firefox' ? firefoxPage() : webkitPage());
