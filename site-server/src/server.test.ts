@@ -238,4 +238,32 @@ describe('site server', () => {
     );
     await deployed.close();
   });
+
+  it('holds a page asked for before the releases were first read until they are, and says 503 on /healthz meanwhile', async () => {
+    let read: () => void = () => {};
+    const firstRead = new Promise<void>((resolve) => (read = resolve));
+    let readYet = false;
+    const following = await createSiteServer({
+      root,
+      remotesDir: join(root, 'deployed'),
+      releases: () => ({
+        read: async () => (readYet ? { legal: '/remotes/legal/v1/remoteEntry.js' } : {}),
+        status: () => ({ ok: readYet, hasManifest: readYet }),
+        ready: () => firstRead,
+      }),
+    });
+    try {
+      expect((await following.inject({ url: '/healthz' })).statusCode).toBe(503);
+      let answered = false;
+      const page = following.inject({ url: '/privacy' }).then((response) => ((answered = true), response));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      readYet = true;
+      read();
+      expect((await page).statusCode).toBe(200);
+      expect((await following.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await following.close();
+    }
+  });
 });
