@@ -124,7 +124,7 @@ export function countRequests(
   ownerOf: (route: string | undefined, url: string) => string,
 ) {
   const known = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
-  const probes = new Set(['/healthz', '/metrics', '/api/health', '/api/health/live', '/health', '/health/live']);
+  const probes = new Set(['/healthz', '/metrics', '/api/health', '/api/health/live']);
   type Series = { labels: string; buckets: Float64Array; sum: number; count: number };
   const series = new Map<string, Series>();
   const record = (pattern: string | undefined, request: FastifyRequest, reply: FastifyReply) => {

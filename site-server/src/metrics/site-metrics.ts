@@ -134,7 +134,20 @@ export function siteMetrics(
     },
   });
 
-  // The watch's last check of each test's arms; a remote whose test is over has no series.
+  /**
+   * What the watch said of each remote at its last look, for the remotes whose rollout or experiment is still under
+   * way: a remote whose test is over is forgotten (its series end).
+   */
+  const underWay = <T>(said: Map<string, T>, each: (remote: string, value: T) => void) => {
+    const under = new Set<string>();
+    eachSplit(({ remote }) => under.add(remote));
+    for (const [remote, value] of said) {
+      if (under.has(remote)) each(remote, value);
+      else said.delete(remote);
+    }
+  };
+
+  // The watch's last check of each test's arms.
   const ratios = new Map<string, boolean>();
   new Gauge({
     name: 'site_rollout_sample_ratio_mismatch',
@@ -145,26 +158,12 @@ export function siteMetrics(
     registers,
     collect() {
       this.reset();
-      const under = new Set<string>();
-      eachSplit(({ remote }) => under.add(remote));
-      for (const [remote, mismatch] of ratios) {
-        if (under.has(remote)) this.set({ remote }, mismatch ? 1 : 0);
-        else ratios.delete(remote);
-      }
+      underWay(ratios, (remote, mismatch) => this.set({ remote }, mismatch ? 1 : 0));
     },
   });
 
-  // An experiment's figures at the watch's last look, by arm (current, next); a remote whose experiment is over has
-  // no series, as its sample ratio gauge.
+  // An experiment's figures at the watch's last look, by arm (current, next).
   const experiments = new Map<string, ExperimentFigures>();
-  const eachExperiment = (set: (figures: ExperimentFigures) => void) => {
-    const under = new Set<string>();
-    eachSplit(({ remote }) => under.add(remote));
-    for (const [remote, figures] of experiments) {
-      if (under.has(remote)) set(figures);
-      else experiments.delete(remote);
-    }
-  };
   new Gauge({
     name: 'site_experiment_views',
     help: "An experiment's counted views over its days so far, by remote and arm (current, next), at the watch's last look.",
@@ -172,7 +171,7 @@ export function siteMetrics(
     registers,
     collect() {
       this.reset();
-      eachExperiment(({ remote, current, next }) => {
+      underWay(experiments, (remote, { current, next }) => {
         this.set({ remote, arm: 'current' }, current.views);
         this.set({ remote, arm: 'next' }, next.views);
       });
@@ -185,7 +184,7 @@ export function siteMetrics(
     registers,
     collect() {
       this.reset();
-      eachExperiment(({ remote, goal, current, next }) => {
+      underWay(experiments, (remote, { goal, current, next }) => {
         this.set({ remote, arm: 'current', goal }, current.conversions);
         this.set({ remote, arm: 'next', goal }, next.conversions);
       });

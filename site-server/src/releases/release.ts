@@ -331,7 +331,7 @@ export async function releases(settings: ReleaseSettings, remote: RemoteName) {
     canary: rollout?.version === version ? shareOf(rollout) : undefined,
     /** Whether that rollout is an experiment. */
     experiment: rollout?.version === version && rollout.experiment !== undefined,
-    verdict: historyOf(records, version, underWay).join('; '),
+    verdict: historyOf(records, version, underWay, { stages: false }).join('; '),
     history: historyOf(records, version, underWay),
   }));
 }

@@ -66,12 +66,10 @@ export async function watchRollouts({
     const { decision } = judged;
     const folder = remotes[remote].folder;
     // An experiment's check reads its days (a person's decision); a rollout's, its stage.
-    const ratio = rollout.experiment
-      ? await experimentSampleRatio(db, experimentOf(rollout), { now })
-      : judged.sampleRatio;
+    const experiment = rollout.experiment && experimentOf(rollout);
+    const ratio = experiment ? await experimentSampleRatio(db, experiment, { now }) : judged.sampleRatio;
     siteEvents.sampleRatio({ remote: folder, mismatch: ratio.mismatch });
-    if (rollout.experiment) {
-      const experiment = experimentOf(rollout);
+    if (experiment) {
       siteEvents.experiment({
         remote: folder,
         goal: experiment.goal,
