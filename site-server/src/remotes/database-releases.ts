@@ -234,12 +234,17 @@ export function databaseReleases({
     await syncRollouts(connection, keep);
     // How many of each kind of event the ledger holds per remote: a rollout's stages and end, an experiment's start
     // and end, each rollback, kept as metrics after the rollout is over (its gauges end with it).
-    const counted = await connection.query<{ remote: string; event: string; n: string }>(
-      'select remote, event, count(*) as n from site_release_events group by remote, event',
-    );
-    eventCounts = counted.rows
-      .filter((row) => isRemote(row.remote))
-      .map((row) => ({ remote: remotes[row.remote as RemoteName].folder, event: row.event, count: Number(row.n) }));
+    // Metrics only: a failure keeps the counts read last and never fails the read of what is live.
+    const counted = await connection
+      .query<{ remote: string; event: string; n: string }>(
+        'select remote, event, count(*) as n from site_release_events group by remote, event',
+      )
+      .catch(() => undefined);
+    if (counted) {
+      eventCounts = counted.rows
+        .filter((row) => isRemote(row.remote))
+        .map((row) => ({ remote: remotes[row.remote as RemoteName].folder, event: row.event, count: Number(row.n) }));
+    }
   }
 
   /**
