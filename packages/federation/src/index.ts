@@ -78,6 +78,18 @@ export const remoteServedAt = (name: RemoteName) => `/remotes/${remotes[name].fo
 /** Folder of a build's server-side bundle (for prerendering), inside `dist` so that one folder is one deploy. */
 export const ssrOutDir = 'dist/ssr';
 
+/** The Vite mode of a remote's page-modules build (`vite build --mode page-modules`, see remoteConfig). */
+export const pageModulesMode = 'page-modules';
+
+/** The page-modules build's index, in the build's folder: each exposed module's file, the chunks it imports, its CSS. */
+export const pageModulesFile = 'page-modules.json';
+
+/** `{ "./LandingPage": { file, imports, css } }`, paths relative to the build's folder. */
+export type PageModules = Record<string, { file: string; imports: string[]; css: string[] }>;
+
+/** Where the shell's build says which of its files gives page modules the shared modules (`{ file, specifiers }`). */
+export const sharedModulesIndex = '.vite/shared-modules.json';
+
 /** A published build's Subresource Integrity of each script and stylesheet, by its path in the build. */
 export const integrityFile = 'integrity.json';
 

@@ -4,8 +4,19 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
-import type { ConfigEnv, Plugin, PluginOption, UserConfig } from 'vite';
-import { devPorts, remoteEntryFile, remoteServedAt, sharedSingletons, ssrOutDir, type RemoteName } from './index.ts';
+import { esmExternalRequirePlugin, type ConfigEnv, type Plugin, type PluginOption, type UserConfig } from 'vite';
+import {
+  devPorts,
+  pageModulesFile,
+  pageModulesMode,
+  remoteEntryFile,
+  remoteServedAt,
+  sharedModulesIndex,
+  sharedSingletons,
+  ssrOutDir,
+  type PageModules,
+  type RemoteName,
+} from './index.ts';
 
 export { sharedSingletons };
 
@@ -196,9 +207,94 @@ function ssrConfig(input: Record<string, string>, base: string, outDir = ssrOutD
  */
 export const devWatch = { awaitWriteFinish: { stabilityThreshold: 80, pollInterval: 10 } };
 
+/**
+ * `page-modules.json`: each exposed module's file in the page-modules build and every chunk its evaluation imports
+ * (the page server preloads them all at once), relative to the build's folder.
+ */
+function pageModulesManifest(exposes: Record<string, string>, root: () => string): Plugin {
+  return {
+    name: 'page-modules-manifest',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map(
+        Object.values(bundle).flatMap((chunk) => (chunk.type === 'chunk' ? [[chunk.fileName, chunk] as const] : [])),
+      );
+      // The shell's shared-modules module has one default export, React's (sharedModulesFacade).
+      for (const chunk of chunks.values()) {
+        for (const specifier of Object.keys(sharedSingletons).filter((name) => name !== 'react')) {
+          const quoted = JSON.stringify(specifier).replace(/[/.]/g, '\\$&');
+          if (
+            new RegExp(`import\\s*([\\w$]+\\s*[,{]?|\\{[^}]*\\bdefault\\b)[^;]*?from\\s*${quoted}`).test(chunk.code)
+          ) {
+            throw new Error(`${chunk.fileName} imports the default export of ${specifier}: import its names instead`);
+          }
+        }
+      }
+      const modules: PageModules = {};
+      for (const [key, file] of Object.entries(exposes)) {
+        const source = join(root(), file);
+        const entry = [...chunks.values()].find((chunk) => chunk.isEntry && chunk.facadeModuleId === source);
+        if (!entry) throw new Error(`The page-modules build has no chunk for ${key} (${file})`);
+        const imports = new Set<string>();
+        const visit = (fileName: string) =>
+          chunks.get(fileName)?.imports.forEach((next) => {
+            if (imports.has(next) || !chunks.has(next)) return;
+            imports.add(next);
+            visit(next);
+          });
+        visit(entry.fileName);
+        const css = [...(entry.viteMetadata?.importedCss ?? [])];
+        modules[key] = { file: entry.fileName, imports: [...imports], css };
+      }
+      this.emitFile({ type: 'asset', fileName: pageModulesFile, source: `${JSON.stringify(modules, null, 2)}\n` });
+    },
+  };
+}
+
+/**
+ * The second browser build of a remote (`vite build --mode page-modules`): its exposed pages as plain ES modules that
+ * import the shared modules by their bare names (`react`, `@gift/router`, ...), into the same folder as its federation
+ * build. A page the server rendered loads its module through the page's import map, which resolves those names to the
+ * shell's own copies: no remote entry and no share scope before the page hydrates (issue 79). The federation build
+ * stays for client-side navigation, retries, previews and developer overrides.
+ */
+function pageModulesConfig(name: RemoteName, exposes: Record<string, string>, outDir: string | undefined): UserConfig {
+  const shared = new Set(Object.keys(sharedSingletons));
+  let root = '';
+  return {
+    base: './',
+    plugins: [
+      // A CommonJS dependency (react-slick) requires React: that becomes an import the import map resolves too.
+      esmExternalRequirePlugin({ external: [...shared] }),
+      react(),
+      pageModulesManifest(exposes, () => root),
+      { name: 'page-modules-root', configResolved: (config) => void (root = config.root) },
+      compileHints(),
+      precompress(),
+    ],
+    resolve: { conditions: resolveConditions, alias: productionRouter('build') },
+    publicDir: false,
+    build: {
+      ...(outDir ? { outDir } : {}),
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: process.env.NO_MINIFY ? false : undefined,
+      cssCodeSplit: true,
+      assetsInlineLimit: 0,
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        input: Object.fromEntries(Object.entries(exposes).map(([key, file]) => [key.replace(/^\.\//, ''), file])),
+        preserveEntrySignatures: 'strict',
+        output: { entryFileNames: `assets/${name}-[name]-[hash].js` },
+      },
+    },
+  };
+}
+
 export function remoteConfig(name: RemoteName, exposes: Record<string, string>) {
   const releaseOutDir = process.env.RELEASE_OUT_DIR;
-  return ({ isSsrBuild, command }: ConfigEnv): UserConfig => {
+  return ({ isSsrBuild, command, mode }: ConfigEnv): UserConfig => {
+    if (mode === pageModulesMode) return pageModulesConfig(name, exposes, releaseOutDir);
     if (isSsrBuild) {
       const input = Object.fromEntries(Object.entries(exposes).map(([key, file]) => [key.replace(/^\.\//, ''), file]));
       return ssrConfig(input, remoteServedAt(name), releaseOutDir && join(releaseOutDir, 'ssr'));
@@ -274,6 +370,66 @@ function federationRuntimeVersionOnly(): Plugin {
   };
 }
 
+/**
+ * One module of the shell's build that exports every shared module's names (React's, React DOM's, the JSX runtime's,
+ * the router's and the stores'): a page's import map resolves each shared name (`react`, `@gift/router`, ...) to it, so
+ * that a remote's page module (pageModulesConfig) runs on the shell's own copies, in one request. React's packages are
+ * CommonJS: their names are read here, and two that name the same export must give it the same value (`version`,
+ * `Fragment`), or the build stops. A page module may import a default only from `react` (the page-modules build checks).
+ */
+function sharedModulesFacade(): Plugin {
+  const id = '\0shared-modules-facade';
+  const fromShell = createRequire(new URL('../../../shell/package.json', import.meta.url));
+  const commonJs = ['react', 'react/jsx-runtime', 'react-dom'];
+  const esModules = Object.keys(sharedSingletons).filter((name) => !commonJs.includes(name));
+  const code = () => {
+    const seen = new Map<string, string>();
+    const lines = commonJs.map((specifier, index) => {
+      const module = fromShell(specifier) as Record<string, unknown>;
+      const names = Object.keys(module).filter((name) => {
+        const first = seen.get(name);
+        if (first === undefined) return (seen.set(name, specifier), true);
+        if ((fromShell(first) as Record<string, unknown>)[name] !== module[name])
+          throw new Error(`${first} and ${specifier} both export ${name}, with different values`);
+        return false;
+      });
+      return `import m${index} from ${JSON.stringify(specifier)};\nexport const { ${names.join(', ')} } = m${index};`;
+    });
+    return [...lines, 'export default m0;', ...esModules.map((name) => `export * from ${JSON.stringify(name)};`)].join(
+      '\n',
+    );
+  };
+  return {
+    name: 'shared-modules-facade',
+    apply: 'build',
+    options(options) {
+      const input = options.input ?? 'index.html';
+      const named = typeof input === 'string' ? { index: input } : Array.isArray(input) ? { index: input[0]! } : input;
+      // Vite's app builds drop entries' exports, which are this entry's whole purpose. The federation plugin's wrappers
+      // of the three ES module packages each export the same helper names, which no page imports: not a conflict.
+      const onLog = options.onLog;
+      return {
+        ...options,
+        input: { ...named, 'shared-modules': id },
+        preserveEntrySignatures: 'exports-only' as const,
+        onLog: (level, log, handler) => {
+          if (log.code === 'NAMESPACE_CONFLICT' && log.message.includes(id)) return;
+          if (onLog) onLog(level, log, handler);
+          else handler(level, log);
+        },
+      };
+    },
+    resolveId: (source) => (source === id ? id : undefined),
+    load: (source) => (source === id ? code() : undefined),
+    generateBundle(_options, bundle) {
+      const facade = Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId === id);
+      if (!facade) throw new Error('The shell build has no shared-modules chunk');
+      const index = { file: facade.fileName, specifiers: Object.keys(sharedSingletons) };
+      this.emitFile({ type: 'asset', fileName: sharedModulesIndex, source: `${JSON.stringify(index, null, 2)}\n` });
+    },
+  };
+}
+
 /** Vite config of the shell: no remotes at build time, they come from the manifest at run time. */
 export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: PluginOption[] = []): UserConfig {
   if (isSsrBuild) return ssrConfig({ prerender: 'src/prerender.tsx' }, '/');
@@ -299,6 +455,7 @@ export function hostConfig({ isSsrBuild, command }: ConfigEnv, extraPlugins: Plu
         dev: { remoteHmr: true },
       }) as PluginOption,
       federationRuntimeVersionOnly(),
+      sharedModulesFacade(),
       compileHints(),
       precompress(),
       ...extraPlugins,

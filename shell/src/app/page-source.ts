@@ -59,7 +59,7 @@ export function createPageSource(load: LoadPage, reload: LoadPage = load): PageS
 /** The browser's source: pages come from their remotes through federation. */
 export const remotePageSource = () =>
   createPageSource(
-    (route) => loadPage(route.remote, route.module),
+    (route) => loadPage(route.remote, route.module, route.path),
     (route) => reloadPage(route.remote, route.module),
   );
 

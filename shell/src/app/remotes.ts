@@ -1,4 +1,3 @@
-import { loadRemote, registerRemotes } from '@module-federation/runtime';
 import {
   integrityElementId,
   isRemoteName,
@@ -11,6 +10,7 @@ import {
   type RemotesManifest,
 } from '@gift/federation';
 import type { ComponentType } from 'react';
+import type * as FederationRuntime from '@module-federation/runtime';
 
 export type PageLoad = { ok: true; Page: ComponentType } | { ok: false; reason: 'not-deployed' | 'refused' | 'failed' };
 
@@ -41,6 +41,8 @@ const retryDelayMs = 400;
 
 let manifest: Promise<RemotesManifest> | undefined;
 const registered = new Map<RemoteName, string>();
+/** The entry of each remote's build this page runs, however its page was loaded. */
+const loaded = new Map<RemoteName, string>();
 const loggedFailures = new Set<RemoteName>();
 const pageLoads = new Map<string, Promise<PageLoad>>();
 
@@ -109,7 +111,51 @@ export async function currentEntry(remote: RemoteName): Promise<string | undefin
 }
 
 /** The entry URL of the build of `remote` this page runs, once it has loaded it. */
-export const loadedEntry = (remote: RemoteName) => registered.get(remote);
+export const loadedEntry = (remote: RemoteName) => loaded.get(remote);
+
+/**
+ * The federation runtime, started once, when the page first needs it: a client-side navigation to a page not loaded
+ * yet, a retry, a prefetch, or the page's idle time after hydration (`startFederationWhenIdle`). A page the server
+ * rendered from a page module starts without it (issue 79): the server then names the shell's host init, which
+ * registers the shell's shared modules (the same copies the page module runs on) and the runtime that remotes use.
+ * A page started by the shell's own entry has run that init already; importing it again only waits for it.
+ */
+let federation: Promise<typeof FederationRuntime> | undefined;
+function startFederation() {
+  federation ??= (async () => {
+    const runtime = await import('@module-federation/runtime');
+    const hostInit = document.getElementById('root')?.dataset.hostInit;
+    if (hostInit)
+      await ((await import(/* @vite-ignore */ hostInit)) as { hostInitPromise: Promise<unknown> }).hostInitPromise;
+    return runtime;
+  })();
+  federation.catch(() => (federation = undefined));
+  return federation;
+}
+
+/** After hydration, once the main thread is idle: the runtime for the next client-side navigation. */
+export function startFederationWhenIdle() {
+  const start = () => void startFederation().catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 5000 });
+  else setTimeout(start, 1000);
+}
+
+/**
+ * The page module the server named for the page it rendered (`data-page-module` on #root, with its route): a plain ES
+ * module whose shared imports the page's import map resolves to the shell's copies, and whose file it pins by
+ * integrity. Read once: a later load of the same page (a retry) goes through federation.
+ */
+let pageModule: { route?: string; url?: string } | undefined;
+function pageModuleOf(route: string) {
+  if (!pageModule) {
+    const { pageModule: url, prerenderedRoute } = document.getElementById('root')?.dataset ?? {};
+    pageModule = { route: prerenderedRoute, url };
+  }
+  if (pageModule.route !== route || !pageModule.url) return undefined;
+  const { url } = pageModule;
+  pageModule.url = undefined;
+  return url;
+}
 
 /**
  * What the server said this page can check of each released remote (integrity-map.ts): the entry whose files the
@@ -160,7 +206,13 @@ const stylesFirst = (styles: [string, string][]) =>
  */
 const reportProblem = (problem: string) => window.dispatchEvent(new ErrorEvent('error', { message: problem }));
 
-function register(remote: RemoteName, entry: string, attempt: number, checked: boolean) {
+function register(
+  registerRemotes: typeof FederationRuntime.registerRemotes,
+  remote: RemoteName,
+  entry: string,
+  attempt: number,
+  checked: boolean,
+) {
   // A fresh URL on retry: the browser keeps a failed module import for the life of the page. A checked entry's is the
   // one the import map names too.
   const url =
@@ -170,7 +222,9 @@ function register(remote: RemoteName, entry: string, attempt: number, checked: b
   registered.set(remote, url);
 }
 
-async function importPage(remote: RemoteName, module: string, attempt: number): Promise<PageLoad> {
+type PageExports = { default?: ComponentType } | null | undefined;
+
+async function importPage(remote: RemoteName, module: string, attempt: number, route?: string): Promise<PageLoad> {
   const entries = await readManifest(attempt > 0);
   const entry = entries[remote];
   if (!entry) {
@@ -191,13 +245,22 @@ async function importPage(remote: RemoteName, module: string, attempt: number): 
     reportProblem(problem);
     return { ok: false, reason: 'refused' };
   }
-  register(remote, entry, attempt, checked !== undefined);
-  if (checked) await stylesFirst(checked.styles[module] ?? []);
-  const exports = await withTimeout(
-    loadRemote<{ default?: ComponentType }>(`${remote}/${module.replace(/^\.\//, '')}`),
-    `The ${remote} remote`,
-  );
+  const direct = route === undefined ? undefined : pageModuleOf(route);
+  let exports: PageExports;
+  if (direct) {
+    // Its stylesheets are in the page already (the server rendered it with them).
+    exports = await withTimeout(import(/* @vite-ignore */ direct) as Promise<PageExports>, `The ${remote} page module`);
+  } else {
+    const { loadRemote, registerRemotes } = await startFederation();
+    register(registerRemotes, remote, entry, attempt, checked !== undefined);
+    if (checked) await stylesFirst(checked.styles[module] ?? []);
+    exports = await withTimeout(
+      loadRemote<NonNullable<PageExports>>(`${remote}/${module.replace(/^\.\//, '')}`),
+      `The ${remote} remote`,
+    );
+  }
   if (!exports?.default) throw new Error(`The ${remote} remote exposes no page component at ${module}`);
+  loaded.set(remote, entry);
   return { ok: true, Page: exports.default };
 }
 
@@ -209,9 +272,9 @@ function logOnce(remote: RemoteName, log: () => void) {
 
 let retrySequence = 0;
 
-async function loadPageOnce(remote: RemoteName, module: string): Promise<PageLoad> {
+async function loadPageOnce(remote: RemoteName, module: string, route?: string): Promise<PageLoad> {
   try {
-    return await importPage(remote, module, 0);
+    return await importPage(remote, module, 0, route);
   } catch {
     // Transient failures (a dropped connection, a deploy in progress) get one more try.
     await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
@@ -230,12 +293,15 @@ async function loadPageOnce(remote: RemoteName, module: string): Promise<PageLoa
   }
 }
 
-/** The page module of a remote; never rejects, so a failing remote only ever shows its fallback. */
-export function loadPage(remote: RemoteName, module: string): Promise<PageLoad> {
+/**
+ * The page module of a remote; never rejects, so a failing remote only ever shows its fallback. `route`: the page's
+ * path, whose page module the server may have named (pageModuleOf).
+ */
+export function loadPage(remote: RemoteName, module: string, route?: string): Promise<PageLoad> {
   const key = `${remote}/${module}`;
   let load = pageLoads.get(key);
   if (!load) {
-    load = loadPageOnce(remote, module);
+    load = loadPageOnce(remote, module, route);
     pageLoads.set(key, load);
   }
   return load;

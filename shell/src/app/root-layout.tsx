@@ -10,6 +10,7 @@ import { useHashScroll } from './hash-scroll.ts';
 import { Header } from './header.tsx';
 import { NotificationOutlet } from './notification-outlet.tsx';
 import { useSettledPage } from './page-source.ts';
+import { startFederationWhenIdle } from './remotes.ts';
 import { usePrefetchOnIntent } from './prefetch.ts';
 import { PageLoading } from './remote-unavailable.tsx';
 import { RouteAnnouncer } from './route-announcer.tsx';
@@ -23,13 +24,14 @@ const mainId = 'main';
  * Tells tests and tools that the page is interactive, and when: once the page in `main` has hydrated (or rendered in
  * the browser). It sits inside the page's Suspense boundary because React hydrates what is inside one in a pass of its
  * own, after the header and footer: an effect outside it ran before the page's controls were attached to React.
- * Then the brand font's file comes.
+ * Then the brand font's file comes, and the federation runtime for the next client-side navigation.
  */
 function InteractiveMark() {
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
     performance.mark('hydrated');
     fetchBrandFont();
+    startFederationWhenIdle();
     if (import.meta.env.VITE_FIELD_DATA !== 'off') loadVitalsWhenIdle();
   }, []);
   return null;

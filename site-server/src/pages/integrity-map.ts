@@ -5,11 +5,13 @@ import {
   integrityElementId,
   isScriptFile,
   retryQuery,
+  sharedModulesIndex,
   type RemoteName,
   type RemotesIntegrity,
   type RemotesManifest,
 } from '@gift/federation';
 import { integrityOf, remoteFolderOnDisk, type FederationManifest } from './prerender.ts';
+import { watchedFile } from '../remotes/watched-file.ts';
 
 /**
  * What makes a browser refuse a released remote's file that is not what its release recorded, however the page
@@ -29,6 +31,8 @@ interface BuildIntegrity {
 export interface PageIntegrity {
   /** The elements for the page's head, first in it: the import map, then the stylesheets' element. */
   head: string;
+  /** The shell's file that the import map resolves the shared modules to (its build changes it). */
+  sharedModules?: string;
   /** The Content-Security-Policy source that allows this import map (an inline script), and no other. */
   scriptSource?: string;
 }
@@ -44,6 +48,14 @@ export function pageIntegrity({
   remotesDir?: string;
   remotesBaseUrl?: string;
 }) {
+  // The shell's module that gives a remote's page module the shared modules (issue 79): the import map resolves their
+  // names (`react`, `@gift/router`, ...) to it. Read again when the shell is rebuilt.
+  const sharedModules = watchedFile(
+    join(root, 'shell', 'dist', sharedModulesIndex),
+    (text) => JSON.parse(text) as { file: string; specifiers: string[] },
+  );
+  /** The shell's shared-modules file the import map names now, if its build has one. */
+  const sharedModulesFile = () => sharedModules() && `/${sharedModules()!.file}`;
   // Per entry URL: a released version's files never change. At most 200 (versions, previews and canaries).
   const builds = new Map<string, BuildIntegrity>();
   const buildOf = (remote: RemoteName, entry: string): BuildIntegrity | undefined => {
@@ -78,8 +90,8 @@ export function pageIntegrity({
     return build;
   };
 
-  /** The page's integrity elements for a manifest (made once per manifest object by the caller). */
-  return (manifest: RemotesManifest): PageIntegrity => {
+  /** The page's integrity elements for a manifest (made once per manifest object and shell build by the caller). */
+  const forManifest = (manifest: RemotesManifest): PageIntegrity => {
     const integrity: Record<string, string> = {};
     const remotes: RemotesIntegrity = {};
     for (const [remote, entry] of Object.entries(manifest) as [RemoteName, string][]) {
@@ -88,17 +100,26 @@ export function pageIntegrity({
       for (const [url, value] of build.scripts) integrity[url] = value;
       remotes[remote] = { entry, styles: build.styles };
     }
-    if (!Object.keys(remotes).length) return none;
-    const importMap = JSON.stringify({ integrity }).replace(/</g, '\\u003c');
+    const shared = sharedModules();
+    const file = sharedModulesFile();
+    const imports = shared && file ? Object.fromEntries(shared.specifiers.map((name) => [name, file])) : undefined;
+    const checked = Object.keys(remotes).length > 0;
+    if (!checked && !imports) return none;
+    const importMap = JSON.stringify({ ...(imports ? { imports } : {}), ...(checked ? { integrity } : {}) }).replace(
+      /</g,
+      '\\u003c',
+    );
     const scriptSource = `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`;
     const data = JSON.stringify(remotes).replace(/</g, '\\u003c');
     return {
       head:
         `<script type="importmap">${importMap}</script>` +
-        `<script type="application/json" id="${integrityElementId}">${data}</script>`,
+        (checked ? `<script type="application/json" id="${integrityElementId}">${data}</script>` : ''),
       scriptSource,
+      sharedModules: file,
     };
   };
+  return Object.assign(forManifest, { sharedModulesFile });
 }
 
 /** The page's head with its integrity elements first: an import map must come before any module the page loads. */

@@ -122,7 +122,10 @@ export function pageSender({
   };
   const elementOf = (manifest: RemotesManifest) => {
     let composed = elements.get(manifest);
-    if (composed === undefined) elements.set(manifest, (composed = composedOf(manifest)));
+    // Made again when the shell's build names another shared-modules file for the import map.
+    if (composed === undefined || composed.integrity.sharedModules !== integrityOf.sharedModulesFile()) {
+      elements.set(manifest, (composed = composedOf(manifest)));
+    }
     return composed;
   };
   // Pages whose content depends on the address (a share link's token) are rendered when asked for, by the

@@ -14,10 +14,13 @@ import {
 } from '@gift/content';
 import {
   integrityFile,
+  pageModulesFile,
   remoteEntryFile,
   remoteServedAt,
   remotes,
+  sharedModulesIndex,
   ssrOutDir,
+  type PageModules,
   type RemoteName,
   type RemotesManifest,
 } from '@gift/federation';
@@ -152,6 +155,61 @@ interface ViteManifestChunk {
   imports?: string[];
 }
 
+/** A chunk's file and the files of every chunk it imports statically, as the page's root-relative URLs. */
+function withStaticImports(manifest: Record<string, ViteManifestChunk>, key: string): string[] {
+  const files = new Set<string>();
+  const visit = (next: string) => {
+    const chunk = manifest[next];
+    if (!chunk || files.has(`/${chunk.file}`)) return;
+    files.add(`/${chunk.file}`);
+    chunk.imports?.forEach(visit);
+  };
+  visit(key);
+  return [...files];
+}
+
+/**
+ * What a page needs of the shell to start without the federation runtime (issue 79), when the shell's build has it:
+ * its app's entry and the chunks that entry imports, the module that gives page modules the shared modules
+ * (`sharedModulesFacade`) with its chunks, and the federation runtime's host init, which the app imports later.
+ */
+export interface ShellStart {
+  entry: string;
+  chunks: string[];
+  sharedModules: { file: string; specifiers: string[] };
+  hostInit?: string;
+}
+
+export function shellStart(root: string, manifest: Record<string, ViteManifestChunk>): ShellStart | undefined {
+  const indexFile = join(root, 'shell', 'dist', sharedModulesIndex);
+  const app = manifest['index.html'];
+  if (!existsSync(indexFile) || !app) return undefined;
+  const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { file: string; specifiers: string[] };
+  const facadeKey = Object.keys(manifest).find((key) => manifest[key]!.file === index.file);
+  const hostInit = Object.values(manifest).find((chunk) => /hostInit/.test(chunk.file))?.file;
+  return {
+    entry: `/${app.file}`,
+    chunks: [
+      ...new Set([
+        ...withStaticImports(manifest, 'index.html'),
+        ...(facadeKey ? withStaticImports(manifest, facadeKey) : []),
+      ]),
+    ],
+    sharedModules: { file: `/${index.file}`, specifiers: index.specifiers },
+    hostInit: hostInit && `/${hostInit}`,
+  };
+}
+
+/** A build's page modules (`page-modules.json`, pageModulesConfig in @gift/federation), if it has them. */
+export function pageModulesOf(folder: string): PageModules | undefined {
+  const file = join(folder, pageModulesFile);
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PageModules) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Every chunk the shell runs before it can render anything: its entry's static imports, and the federation
  * runtime's own entries (host init, shared modules, the host's container), which the runtime imports one after
@@ -203,13 +261,6 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
   // The shell's entry, which Vite's HTML names (the federation plugin writes it, outside the build manifest).
   const shellEntry = template.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
   if (!shellEntry) throw new Error("shell/dist/index.html has no module script: is the shell's build complete?");
-  const shellChunks = shellStartupChunks(
-    JSON.parse(readFileSync(join(root, 'shell', 'dist', '.vite', 'manifest.json'), 'utf8')) as Record<
-      string,
-      ViteManifestChunk
-    >,
-  );
-  const shellFirst = evaluatedFirst(shellChunks);
   const lean = template
     .replace(/<script type="module" crossorigin src="[^"]+"><\/script>\s*/, '')
     .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '')
@@ -220,20 +271,47 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     // The shell's note for browsers without JavaScript is for pages that need it to show anything.
     .replace(/<noscript>[^<]*<\/noscript>\s*/, '');
 
+  const viteManifest = JSON.parse(
+    readFileSync(join(root, 'shell', 'dist', '.vite', 'manifest.json'), 'utf8'),
+  ) as Record<string, ViteManifestChunk>;
+  const shellChunks = shellStartupChunks(viteManifest);
+  const shellFirst = evaluatedFirst(shellChunks);
+  const direct = shellStart(root, viteManifest);
+  /** The start of a page that needs no remote's code (the not-found page): without the runtime too, when it can. */
+  const withoutRemote = (): Start =>
+    direct
+      ? {
+          entry: direct.entry,
+          first: direct.chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)),
+          preload: direct.chunks.filter((chunk) => chunk !== direct.entry),
+        }
+      : federated([]);
+
+  /** How the page's scripts start: the entry the start script runs, what it evaluates first, what it preloads. */
+  interface Start {
+    entry: string;
+    first: string[];
+    preload: string[];
+  }
+  const federated = (preloads: string[]): Start => ({
+    entry: shellEntry,
+    first: shellFirst,
+    preload: [...new Set([...shellChunks, ...preloads])],
+  });
+
   const toDocument = (
     html: string,
     head: string[],
     rootAttributes: Record<string, string>,
-    preloads: string[],
+    { entry, first, preload: scripts }: Start,
     integrity: Record<string, string> = {},
   ) => {
     const attributes = Object.entries(rootAttributes)
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
-    const scripts = [...new Set([...shellChunks, ...preloads])];
     const integrities = scripts.map((url) => integrity[url] ?? '-');
-    const start = `<script data-entry="${escapeAttribute(shellEntry)}" data-first="${escapeAttribute(
-      shellFirst.join(' '),
+    const start = `<script data-entry="${escapeAttribute(entry)}" data-first="${escapeAttribute(
+      first.join(' '),
     )}" data-preload="${escapeAttribute(scripts.join(' '))}"${
       integrities.some((value) => value !== '-') ? ` data-integrity="${escapeAttribute(integrities.join(' '))}"` : ''
     }>${startScript}</script>`;
@@ -272,11 +350,35 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       ...(assets?.css.sync ?? []).map((css) => remoteStylesheet(folder, css, base + css, integrity[css])),
       ...(route.path === paths.home ? [organizationJsonLd(siteUrlPlaceholder)] : []),
     ];
-    const rootAttributes = {
+    const rootAttributes: Record<string, string> = {
       'data-prerendered-route': route.path,
       'data-remote-entry': entry,
       ...(actionData === undefined ? {} : { 'data-action-data': JSON.stringify(actionData) }),
     };
+    const pageModule = direct && pageModulesOf(folder)?.[route.module];
+    if (direct && pageModule) {
+      // Issue 79: the page's module and the shell's app, nothing of the federation runtime until the page has
+      // hydrated. React's chunk, then the shared modules' module, then the page's module are evaluated a task each.
+      const files = [pageModule.file, ...pageModule.imports];
+      const byUrl = Object.fromEntries(
+        files.flatMap((file) => (integrity[file] ? [[base + file, integrity[file]] as const] : [])),
+      );
+      const start: Start = {
+        entry: direct.entry,
+        first: [
+          ...direct.chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)),
+          direct.sharedModules.file,
+          base + pageModule.file,
+        ],
+        preload: [...new Set([...direct.chunks, ...files.map((file) => base + file)])].filter(
+          (chunk) => chunk !== direct.entry,
+        ),
+      };
+      rootAttributes['data-page-module'] = base + pageModule.file;
+      if (direct.hostInit) rootAttributes['data-host-init'] = direct.hostInit;
+      const document = toDocument(html, head, rootAttributes, start, byUrl);
+      return { document, status: rendered.status, entry } satisfies RenderedPage;
+    }
     // The page's chunks, and the wrappers through which the remote reads the shell's shared modules: the manifest
     // lists those as loaded on demand, but every page of the remote asks for them as it starts.
     const startup = [
@@ -289,7 +391,13 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
         ...startup.map((js) => [base + js, integrity[js]] as const),
       ].filter((pair): pair is readonly [string, string] => pair[1] !== undefined),
     );
-    const document = toDocument(html, head, rootAttributes, [entry, ...startup.map((js) => base + js)], byUrl);
+    const document = toDocument(
+      html,
+      head,
+      rootAttributes,
+      federated([entry, ...startup.map((js) => base + js)]),
+      byUrl,
+    );
     return { document, status: rendered.status, entry } satisfies RenderedPage;
   }
 
@@ -306,8 +414,11 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       document: toDocument(
         withoutServerErrors(rendered.html),
         head,
-        { 'data-prerendered-route': notFoundPrerenderedRoute },
-        [],
+        {
+          'data-prerendered-route': notFoundPrerenderedRoute,
+          ...(direct?.hostInit ? { 'data-host-init': direct.hostInit } : {}),
+        },
+        withoutRemote(),
       ),
       status: rendered.status,
     };

@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { integrityFile, remotes, type RemoteName } from '@gift/federation';
+import { integrityFile, pageModulesFile, remotes, type RemoteName } from '@gift/federation';
 import { isVersionName } from '../ledger/versions.ts';
 
 /** A build's own stylesheet, as its federation manifest names it (`assets/<name>.css`): never a path out of it. */
@@ -26,6 +26,7 @@ export const isBuildStylesheet = (path: string) => /^assets\/[\w.-]+\.css$/.test
  */
 export const isServerFile = (path: string) =>
   path === 'mf-manifest.json' ||
+  path === pageModulesFile ||
   path === integrityFile ||
   (path.startsWith('ssr/') && !/\.(br|gz)$/.test(path)) ||
   isBuildStylesheet(path);
