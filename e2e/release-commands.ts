@@ -67,6 +67,15 @@ export function pageChunk(dist: string, page: string) {
   );
 }
 
+/**
+ * A page's own files in a build: its federation chunk, and its page module (what a first load runs, issue 79). A test
+ * that changes how a page behaves in the browser changes both.
+ */
+export function pageFiles(dist: string, page: string) {
+  const modules = JSON.parse(readFileSync(join(dist, 'page-modules.json'), 'utf8')) as Record<string, { file: string }>;
+  return [pageChunk(dist, page), join(dist, modules[`./${page}`]!.file)];
+}
+
 /** The exposed privacy page's own chunk, as the build's federation manifest names it. */
 export const privacyChunk = (dist: string) => pageChunk(dist, 'privacy-page');
 

@@ -14,8 +14,8 @@ import {
   visitorAt,
   webhookReceiver,
 } from '../field-doors.ts';
-import { rewrite } from '../promote-journey.ts';
-import { firstDeployment, publishChanged, pageChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { rewrite, rewritePage } from '../promote-journey.ts';
+import { firstDeployment, pageFiles, publishChanged, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -77,7 +77,7 @@ test.beforeAll(async () => {
   receiver = await webhookReceiver(webhookSecret);
   ({ deployDir, env } = await firstDeployment('experiment-journey'));
   reworded = await candidate((dist) => {
-    for (const file of [pageChunk(dist, 'vendor-page'), join(dist, 'ssr', 'vendor-page.js')]) {
+    for (const file of [...pageFiles(dist, 'vendor-page'), join(dist, 'ssr', 'vendor-page.js')]) {
       rewrite(file, (text) => text.replaceAll(currentTitle, newTitle));
     }
   });
@@ -245,8 +245,9 @@ test('a version that breaks on a click is stopped by the guardrails, whatever it
   test.setTimeout(150_000);
   const current = liveVendor();
   const broken = await candidate((dist) =>
-    rewrite(
-      pageChunk(dist, 'vendor-page'),
+    rewritePage(
+      dist,
+      'vendor-page',
       (text) => `document.addEventListener("click",()=>{throw new Error("experiment broke on a click")});\n${text}`,
     ),
   );

@@ -6,8 +6,8 @@ import { baseURL } from '../playwright.config.ts';
 import { expect } from './support.ts';
 
 /**
- * The window between the shell's scripts and the page's: on a slow line the shell has arrived and started (its
- * federation runtime is up) while the remote's code is still on its way. Nothing the shell does then may drop what the
+ * The window between the shell's scripts and the page's: on a slow line the shell has arrived and started (its app
+ * runs; the federation runtime comes after hydration, issue 79) while the remote's code is still on its way. Nothing the shell does then may drop what the
  * visitor does, and every page still hydrates once its remote's code arrives. The remote's scripts are held back in
  * Playwright until released; the shell's come as they come. (first-paint.spec.ts holds every script instead.)
  */
@@ -28,9 +28,11 @@ async function holdRemoteCode(page: Page) {
   });
   return {
     release,
-    /** The shell has run (the federation runtime is there) while a remote's script was held. */
+    /** The shell's app has started while a remote's script was held. */
     async shellRunning() {
-      await page.waitForFunction(() => '__FEDERATION__' in globalThis, undefined, { timeout: 20_000 });
+      await page.waitForFunction(() => performance.getEntriesByName('shell-started').length > 0, undefined, {
+        timeout: 20_000,
+      });
       expect(held, 'no remote script was asked for, so none was late').toBeGreaterThan(0);
       expect(await isHydrated(page), 'the page hydrated without its remote').toBe(false);
     },

@@ -34,20 +34,29 @@ test.describe('prerendered pages', () => {
         /<style>[^<]+<\/style><link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css" disabled \/>/,
       );
       expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]* disabled)/);
-      // Scripts start once the page has painted, all at once: the shell's entry, and every chunk it and the page
-      // run at start (the remote's entry among them); the shared ones among them evaluated first, one per task.
+      // Scripts start once the page has painted, all at once: the shell's app, and every chunk it and the page's
+      // module import (issue 79: nothing of the federation runtime, no remote entry); React's chunk and the shared
+      // modules' module evaluated first, one per task.
       const start = html.match(/<script data-entry="([^"]+)" data-first="([^"]+)" data-preload="([^"]+)">/);
-      expect(start?.[1]).toMatch(/^\/assets\/[^"]+\.js$/);
-      expect(start?.[3]).toMatch(/\/remotes\/[a-z-]+\/remoteEntry\.js\?v=/);
-      expect(start?.[3]).toMatch(/\/remotes\/[a-z-]+\/assets\/[^ ]+\.js/);
+      expect(start?.[1]).toMatch(/^\/assets\/index-[^"]+\.js$/);
+      const pageModule = html.match(/<div id="root"[^>]*data-page-module="([^"]+)"/)?.[1];
+      expect(pageModule).toMatch(/^\/remotes\/[a-z-]+\/assets\/[^ ]+\.js$/);
+      expect(start?.[3]?.split(' ')).toContain(pageModule);
+      expect(start?.[3]).not.toMatch(/remoteEntry|federation|hostInit|localSharedImportMap/);
       const first = start?.[2]?.split(' ') ?? [];
       expect(first.map((chunk) => chunk.replace(/-[\w-]{8}\.js$/, ''))).toEqual([
         '/assets/loadShare-eager',
-        '/assets/federation',
-        '/assets/_virtual_mf-localSharedImportMap___mfe_internal__shell__mf_owner__1',
-        '/remoteEntry',
+        '/assets/shared-modules',
       ]);
       expect(first.filter((chunk) => !start![3]!.split(' ').includes(chunk))).toEqual([]);
+      // The page's import map resolves the shared modules' names to the shell's one module of them.
+      const importMap = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)![1]!) as {
+        imports: Record<string, string>;
+      };
+      expect(new Set(Object.values(importMap.imports))).toEqual(new Set([first[1]]));
+      expect(Object.keys(importMap.imports)).toEqual(
+        expect.arrayContaining(['react', 'react/jsx-runtime', 'react-dom']),
+      );
       expect(html).not.toContain('<script type="module"');
       expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
       expect(html.match(/<title>/g)).toHaveLength(1);
@@ -85,6 +94,15 @@ test.describe('prerendered pages', () => {
         requested.filter((url) => !listed.has(url)),
         path,
       ).toEqual([]);
+      // No federation before hydration (issue 79); its runtime arrives after, when the page is idle.
+      expect(
+        requested.filter((url) => /remoteEntry|federation|hostInit|localSharedImportMap|remotes\.json/.test(url)),
+      ).toEqual([]);
+      await expect
+        .poll(() =>
+          page.evaluate(() => performance.getEntriesByType('resource').some((entry) => /hostInit/.test(entry.name))),
+        )
+        .toBe(true);
     }
   });
 

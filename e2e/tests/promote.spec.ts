@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
-import { promoteJourney, rewrite } from '../promote-journey.ts';
-import { pageChunk, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { promoteJourney, rewrite, rewritePage } from '../promote-journey.ts';
+import { promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -37,7 +37,7 @@ test('another team’s broken live page does not block a good candidate; the out
   const consumerDist = fileURLToPath(new URL('../../consumer/dist/', import.meta.url));
   const broken = mkdtempSync(join(tmpdir(), 'consumer-broken-'));
   cpSync(consumerDist, broken, { recursive: true });
-  rewrite(pageChunk(broken, 'landing-page'), (code) => `throw new Error("landing page broke in the browser");${code}`);
+  rewritePage(broken, 'landing-page', (code) => `throw new Error("landing page broke in the browser");${code}`);
   const consumerVersion = /published (\S+) as a candidate/.exec(
     await succeeds(['release', 'consumer', '--candidate', '--from', broken]),
   )![1]!;
@@ -94,8 +94,9 @@ test('escape codes in a page’s console or a reason are printed as visible text
   test.setTimeout(promoteTimeout(1));
   const escape = '\u001b[2J\u001b]0;owned\u0007';
   const noisy = await candidate((dist) =>
-    rewrite(
-      privacyChunk(dist),
+    rewritePage(
+      dist,
+      'privacy-page',
       (code) => `console.error(${JSON.stringify(`${escape} boom\n* fake passed (live)`)});${code}`,
     ),
   );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReleaseWebhookEvent } from '@gift/contracts/webhooks';
 import { openDoors, operatorsAlerts, startWatchedSite, webhookReceiver } from '../field-doors.ts';
-import { firstDeployment, privacyChunk, releaseCommand } from '../release-commands.ts';
+import { firstDeployment, pageFiles, releaseCommand } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -61,12 +61,13 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   // The real legal build, its privacy page changed to throw on every click.
   const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
   cpSync(legalDist, dist, { recursive: true });
-  const chunk = privacyChunk(dist);
-  writeFileSync(
-    chunk,
-    `document.addEventListener("click",()=>{throw new Error("privacy page broke on a click")});\n${readFileSync(chunk, 'utf8')}`,
-  );
-  rmSync(`${chunk}.br`, { force: true });
+  for (const chunk of pageFiles(dist, 'privacy-page')) {
+    writeFileSync(
+      chunk,
+      `document.addEventListener("click",()=>{throw new Error("privacy page broke on a click")});\n${readFileSync(chunk, 'utf8')}`,
+    );
+    rmSync(`${chunk}.br`, { force: true });
+  }
   const published = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
   rmSync(dist, { recursive: true, force: true });
   const broken = /published (\S+) as a candidate/.exec(published)![1]!;

@@ -144,7 +144,12 @@ test('a page names the recorded integrity of its remote’s files, and a browser
   // the page (its bytes checked against the same record when the page was rendered), its link disabled.
   const preloads = /data-preload="([^"]*)"/.exec(html)![1]!.split(' ');
   const integrities = /data-integrity="([^"]*)"/.exec(html)![1]!.split(' ');
-  expect(integrities[preloads.indexOf(entry)]).toBe(integrity['remoteEntry.js']);
+  // What each way of loading the page runs: the page module (a page the server rendered, issue 79), or the remote's
+  // entry and its federation build's chunk (a client-side navigation, and the retry of a refused page module).
+  const pageModule = /data-page-module="([^"]+)"/.exec(html)![1]!.split(`/vendor/${version}/`)[1]!;
+  const federatedChunk = Object.keys(integrity).find((path) => /^assets\/vendor-page-[^/]*\.js$/.test(path))!;
+  expect(integrities[preloads.indexOf(`${cdn}/vendor/${version}/${pageModule}`)]).toBe(integrity[pageModule]);
+  expect(preloads.some((url) => /remoteEntry|federation/.test(url))).toBe(false);
   expect(html).toMatch(/<style>[^<]+<\/style><link rel="stylesheet" href="[^"]+\/vendor\/[^"]+\.css" disabled \/>/);
   // And the page's import map names every script of the build, first in its head, before any module loads.
   const importMap = JSON.parse(/<script type="importmap">([^<]*)<\/script>/.exec(html)![1]!) as {
@@ -196,45 +201,64 @@ test('a page names the recorded integrity of its remote’s files, and a browser
   // The landing page's teaser: a client-side link to the vendor page.
   const linkToVendor = (page: Page) => page.getByRole('link', { name: 'Become a vendor' });
 
-  // The page's own chunk, then the remote's entry, changed on the CDN after the release.
-  for (const path of [
-    preloads.find((url) => /\/vendor\/.*vendor-page.*\.js$/.test(url))!.split(`/vendor/${version}/`)[1]!,
-    'remoteEntry.js',
-  ]) {
-    const restore = tamper(path, (text) => `${text}\n;window.tampered = (window.tampered || 0) + 1;`);
+  const tampered = async (paths: string[], check: () => Promise<void>) => {
+    const restores = paths.map((path) =>
+      tamper(path, (text) => `${text}\n;window.tampered = (window.tampered || 0) + 1;`),
+    );
     try {
-      // Loaded directly: refused (the preload and the federation runtime's import alike), the server's page is kept
-      // as it was sent (readable, working without scripts), the rest of the site works, and the view's field data
-      // says so.
-      const direct = await visit();
-      await direct.page.goto(`${site}/vendor`);
-      await direct.page.waitForFunction(() => document.documentElement.dataset.ready === 'kept', undefined, {
-        timeout: 30_000,
-      });
-      await expect(direct.page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-      await expect(direct.page.getByText('This part of the site is unavailable')).toHaveCount(0);
-      expect(await ran(direct.page), path).toBeUndefined();
-      expect(direct.errors.join('\n')).toMatch(/integrity/i);
-      await direct.page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
-      await expect(direct.page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
-      // The vendor view's beacon went as the visitor left it: it reports the refusal, as an error of that view.
-      await expect.poll(direct.beacons).toMatch(/"remote":"vendor".*The vendor remote could not be loaded/);
-      await direct.context.close();
-
-      // Reached by a client-side navigation from another page, after a prefetch on intent: refused the same way.
-      const linked = await visit();
-      await linked.page.goto(`${site}/`);
-      await linked.page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-      await linkToVendor(linked.page).hover();
-      await linkToVendor(linked.page).click();
-      await expect(linked.page).toHaveURL(`${site}/vendor`);
-      await unavailable(linked.page);
-      expect(await ran(linked.page), path).toBeUndefined();
-      await linked.context.close();
+      await check();
     } finally {
-      restore();
+      restores.forEach((restore) => restore());
     }
-  }
+  };
+  /** The vendor page loaded directly; resolves once it has started (`true`) or kept the server's page (`kept`). */
+  const direct = async (ready: 'true' | 'kept') => {
+    const visited = await visit();
+    await visited.page.goto(`${site}/vendor`);
+    await visited.page.waitForFunction((want) => document.documentElement.dataset.ready === want, ready, {
+      timeout: 30_000,
+    });
+    await expect(visited.page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(visited.page.getByText('This part of the site is unavailable')).toHaveCount(0);
+    expect(await ran(visited.page)).toBeUndefined();
+    return visited;
+  };
+  /** The vendor page reached by a client-side navigation from `/`, after a prefetch on intent: refused. */
+  const linkedIsRefused = async () => {
+    const linked = await visit();
+    await linked.page.goto(`${site}/`);
+    await linked.page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    await linkToVendor(linked.page).hover();
+    await linkToVendor(linked.page).click();
+    await expect(linked.page).toHaveURL(`${site}/vendor`);
+    await unavailable(linked.page);
+    expect(await ran(linked.page)).toBeUndefined();
+    await linked.context.close();
+  };
+
+  // The page module changed on the CDN: refused; the page then loads the same release through its federation build
+  // (the retry), hydrates, and the view's field data reports the refusal.
+  await tampered([pageModule], async () => {
+    const visited = await direct('true');
+    expect(visited.errors.join('\n')).toMatch(/integrity/i);
+    await visited.page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+    await expect(visited.page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+    await expect.poll(visited.beacons).toMatch(/"remote":"vendor".*The vendor page module could not be loaded/);
+    await visited.context.close();
+  });
+  // The federation build's page chunk, then the remote's entry: a client-side navigation refuses them.
+  for (const path of [federatedChunk, 'remoteEntry.js']) await tampered([path], linkedIsRefused);
+  // The page module and the remote's entry both: refused (the preload and the federation runtime's import alike), the
+  // server's page is kept as it was sent (readable, working without scripts), the rest of the site works, and the
+  // view's field data says so.
+  await tampered([pageModule, 'remoteEntry.js'], async () => {
+    const visited = await direct('kept');
+    expect(visited.errors.join('\n')).toMatch(/integrity/i);
+    await visited.page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+    await expect(visited.page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+    await expect.poll(visited.beacons).toMatch(/"remote":"vendor".*The vendor remote could not be loaded/);
+    await visited.context.close();
+  });
 
   // The page's stylesheet changed on the CDN: refused on a client-side navigation too, never applied.
   const css = Object.keys(integrity).find((path) => /vendor-page.*\.css$/.test(path))!;

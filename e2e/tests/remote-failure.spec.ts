@@ -43,9 +43,13 @@ test('a remote that never answers: a first load keeps the server’s page, a cli
   consoleErrors,
 }) => {
   test.setTimeout(90_000);
-  await page.route('**/remotes/legal/remoteEntry.js*', () => {
-    /* never answers */
-  });
+  // Its page module (a first load's, issue 79) and its entry (the retry's, and a client-side visit's).
+  await page.route(
+    (url) => url.pathname.startsWith('/remotes/legal/') && url.pathname.endsWith('.js'),
+    () => {
+      /* never answers */
+    },
+  );
   // The shell gives up after its two tries (remoteTimeoutMs each, about 20 s) and leaves the page as it was.
   await page.goto('/privacy');
   expect(couldNotLoad(consoleErrors, 'legal')).toBe(1);
@@ -88,6 +92,17 @@ test('host and remotes share one React, router and store: every shared module co
 }) => {
   await page.goto('/privacy');
   await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+  // The page's module imports them by name: the page's import map resolves every name to the shell's one module.
+  const imports = await page.evaluate(
+    () => (JSON.parse(document.querySelector('script[type="importmap"]')!.textContent!) as { imports: object }).imports,
+  );
+  expect(Object.keys(imports)).toEqual(expect.arrayContaining(['react', 'react-dom', '@gift/router', '@gift/store']));
+  expect(new Set(Object.values(imports)).size).toBe(1);
+  expect(Object.values(imports)[0]).toMatch(/^\/assets\/shared-modules-[\w-]+\.js$/);
+  // The federation runtime, started once the page is idle, and a remote loaded through it (a client-side visit).
+  await page.waitForFunction(() => '__FEDERATION__' in window, undefined, { timeout: 20_000 });
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
   const providers = await page.evaluate(() => {
     type Share = Record<string, Record<string, Record<string, { from: string; loaded?: boolean; lib?: unknown }>>>;
     const share = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, Share> } }).__FEDERATION__

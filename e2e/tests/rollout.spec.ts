@@ -12,8 +12,8 @@ import {
   visitorAt,
   webhookReceiver,
 } from '../field-doors.ts';
-import { rewrite } from '../promote-journey.ts';
-import { firstDeployment, publishChanged, privacyChunk, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { rewrite, rewritePage } from '../promote-journey.ts';
+import { firstDeployment, pageFiles, publishChanged, promoteTimeout, releaseCommand } from '../release-commands.ts';
 import { placeIn, testIdOf, type Rollout } from 'site-server/cohorts';
 import { expect, test } from './support.ts';
 
@@ -84,7 +84,7 @@ test.beforeAll(async () => {
   receiver = await webhookReceiver<RolloutWebhookEvent>(webhookSecret);
   ({ deployDir, env } = await firstDeployment('rollout-journey'));
   renamed = await candidate((dist) => {
-    for (const file of [privacyChunk(dist), join(dist, 'ssr', 'privacy-page.js')]) {
+    for (const file of [...pageFiles(dist, 'privacy-page'), join(dist, 'ssr', 'privacy-page.js')]) {
       rewrite(file, (text) => text.replaceAll('Privacy Policy', 'Privacy Notice'));
     }
   });
@@ -183,8 +183,9 @@ test('a canary that throws on a click is aborted at 5% by its own cohort’s fie
   test.setTimeout(promoteTimeout(1, 120_000));
   const current = liveLegal();
   const broken = await candidate((dist) =>
-    rewrite(
-      privacyChunk(dist),
+    rewritePage(
+      dist,
+      'privacy-page',
       (text) => `document.addEventListener("click",()=>{throw new Error("canary broke on a click")});\n${text}`,
     ),
   );

@@ -7,6 +7,9 @@ import { startFieldData } from './app/field-data.ts';
 import { BrowserSiteRouter } from './app/navigation.tsx';
 import { SiteRoutes } from './app/router.tsx';
 
+// The shell's app has started (tests of a late remote wait for it: the remote's code is not needed for it).
+performance.mark('shell-started');
+
 // Field data: errors from the first moment, web vitals once the page is idle (a build with VITE_FIELD_DATA=off has none).
 if (import.meta.env.VITE_FIELD_DATA !== 'off') startFieldData();
 

@@ -145,7 +145,7 @@ export function startFederationWhenIdle() {
  * module whose shared imports the page's import map resolves to the shell's copies, and whose file it pins by
  * integrity. Read once: a later load of the same page (a retry) goes through federation.
  */
-let pageModule: { route?: string; url?: string } | undefined;
+let pageModule: { route?: string; url?: string; tried?: boolean } | undefined;
 function pageModuleOf(route: string) {
   if (!pageModule) {
     const { pageModule: url, prerenderedRoute } = document.getElementById('root')?.dataset ?? {};
@@ -154,6 +154,7 @@ function pageModuleOf(route: string) {
   if (pageModule.route !== route || !pageModule.url) return undefined;
   const { url } = pageModule;
   pageModule.url = undefined;
+  pageModule.tried = true;
   return url;
 }
 
@@ -275,7 +276,12 @@ let retrySequence = 0;
 async function loadPageOnce(remote: RemoteName, module: string, route?: string): Promise<PageLoad> {
   try {
     return await importPage(remote, module, 0, route);
-  } catch {
+  } catch (error) {
+    // A page module refused or unreachable is a problem of the view even when the retry (through federation) works.
+    if (route !== undefined && pageModule?.tried && pageModule.route === route) {
+      pageModule.tried = false;
+      reportProblem(`The ${remote} page module could not be loaded: ${(error as Error)?.message ?? String(error)}`);
+    }
     // Transient failures (a dropped connection, a deploy in progress) get one more try.
     await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
     try {

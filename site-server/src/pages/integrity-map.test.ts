@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { allowingImportMap, pageIntegrity, withIntegrity } from './integrity-map.ts';
 
 const version = '20261127.100000000-aaaaaaaa';
@@ -81,5 +81,31 @@ describe('what a page checks its released remotes’ files against', () => {
     const page = pageIntegrity({ root: '/nowhere', remotesDir, remotesBaseUrl: cdn })({ vendor: entry });
     expect(page.head.match(/<\/script>/g)).toHaveLength(2);
     expect(page.head).toContain('\\u003c/script>\\u003cscript>alert(1)');
+  });
+
+  it('resolves the shared modules’ names to the shell’s module of them, and follows a rebuilt shell', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'integrity-map-shell-'));
+    mkdirSync(join(root, 'shell', 'dist', '.vite'), { recursive: true });
+    const index = join(root, 'shell', 'dist', '.vite', 'shared-modules.json');
+    writeFileSync(index, JSON.stringify({ file: 'assets/shared-modules-1.js', specifiers: ['react', '@gift/router'] }));
+    const withShell = pageIntegrity({ root, remotesDir: released(), remotesBaseUrl: cdn });
+    const importMap = (page: { head: string }) =>
+      JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(page.head)![1]!) as {
+        imports?: Record<string, string>;
+        integrity?: Record<string, string>;
+      };
+    const page = withShell({ vendor: entry });
+    expect(importMap(page).imports).toEqual({
+      react: '/assets/shared-modules-1.js',
+      '@gift/router': '/assets/shared-modules-1.js',
+    });
+    expect(importMap(page).integrity?.[entry]).toBe(sri('entry'));
+    expect(page.sharedModules).toBe('/assets/shared-modules-1.js');
+    // A page without released remotes has the import map too (its page modules need the names), and no integrity.
+    const unreleased = withShell({ legal: '/remotes/legal/remoteEntry.js' });
+    expect(importMap(unreleased)).toEqual({ imports: importMap(page).imports });
+    expect(unreleased.head).not.toContain('remotes-integrity');
+    writeFileSync(index, JSON.stringify({ file: 'assets/shared-modules-2.js', specifiers: ['react'] }));
+    await vi.waitFor(() => expect(withShell.sharedModulesFile()).toBe('/assets/shared-modules-2.js'));
   });
 });

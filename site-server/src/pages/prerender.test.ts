@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { remoteStylesheet, withoutServerErrors } from './prerender.ts';
+import { pageModulesOf, remoteStylesheet, shellStart, withoutServerErrors } from './prerender.ts';
 
 function Broken(): never {
   throw new Error('secret failure at /srv/site/remotes/vendor/ssr/vendor-page.js:12');
@@ -84,5 +84,54 @@ describe("a remote's stylesheet in a page", () => {
     expect(remoteStylesheet(build(''), 'assets/other.css', href, undefined)).toBe(
       `<link rel="stylesheet" href="${href}" />`,
     );
+  });
+});
+
+describe('what a page needs of the shell to start without the federation runtime', () => {
+  const shellWith = (sharedModules?: object) => {
+    const root = mkdtempSync(join(tmpdir(), 'shell-start-'));
+    mkdirSync(join(root, 'shell', 'dist', '.vite'), { recursive: true });
+    if (sharedModules) {
+      writeFileSync(join(root, 'shell', 'dist', '.vite', 'shared-modules.json'), JSON.stringify(sharedModules));
+    }
+    return root;
+  };
+  const manifest = {
+    'index.html': { file: 'assets/index-1.js', imports: ['_react-1.js', '_helper-1.js'] },
+    '_react-1.js': { file: 'assets/react-1.js', imports: ['_runtime-1.js'] },
+    '_runtime-1.js': { file: 'assets/runtime-1.js' },
+    '_helper-1.js': { file: 'assets/helper-1.js' },
+    'shared-modules-facade': { file: 'assets/shared-modules-1.js', imports: ['_react-1.js'] },
+    'virtual:mf:shell__H_A_I__hostAutoInit__H_A_I__.js': { file: 'assets/hostInit-1.js', imports: ['_helper-1.js'] },
+  };
+
+  it('names the app’s entry, every chunk it and the shared modules’ module import, and the host init for later', () => {
+    const start = shellStart(shellWith({ file: 'assets/shared-modules-1.js', specifiers: ['react'] }), manifest);
+    expect(start).toEqual({
+      entry: '/assets/index-1.js',
+      chunks: [
+        '/assets/index-1.js',
+        '/assets/react-1.js',
+        '/assets/runtime-1.js',
+        '/assets/helper-1.js',
+        '/assets/shared-modules-1.js',
+      ],
+      sharedModules: { file: '/assets/shared-modules-1.js', specifiers: ['react'] },
+      hostInit: '/assets/hostInit-1.js',
+    });
+  });
+
+  it('is nothing for a shell built without the shared modules’ module: its pages start through federation', () => {
+    expect(shellStart(shellWith(), manifest)).toBeUndefined();
+  });
+
+  it('reads a build’s page modules, and none from a build without them or with a broken index', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'page-modules-'));
+    expect(pageModulesOf(folder)).toBeUndefined();
+    writeFileSync(join(folder, 'page-modules.json'), '{ not json');
+    expect(pageModulesOf(folder)).toBeUndefined();
+    const modules = { './vendor-page': { file: 'assets/vendor-vendor-page-1.js', imports: [], css: [] } };
+    writeFileSync(join(folder, 'page-modules.json'), JSON.stringify(modules));
+    expect(pageModulesOf(folder)).toEqual(modules);
   });
 });

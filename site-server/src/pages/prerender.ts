@@ -358,18 +358,16 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const pageModule = direct && pageModulesOf(folder)?.[route.module];
     if (direct && pageModule) {
       // Issue 79: the page's module and the shell's app, nothing of the federation runtime until the page has
-      // hydrated. React's chunk, then the shared modules' module, then the page's module are evaluated a task each.
+      // hydrated. React's chunk, then the shared modules' module are evaluated a task each, then the shell's app.
       const files = [pageModule.file, ...pageModule.imports];
       const byUrl = Object.fromEntries(
         files.flatMap((file) => (integrity[file] ? [[base + file, integrity[file]] as const] : [])),
       );
       const start: Start = {
         entry: direct.entry,
-        first: [
-          ...direct.chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)),
-          direct.sharedModules.file,
-          base + pageModule.file,
-        ],
+        // The page's module is not among them: the shell's app starts while a late remote's code is on its way, and
+        // imports it (preloaded) when it is there.
+        first: [...direct.chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)), direct.sharedModules.file],
         preload: [...new Set([...direct.chunks, ...files.map((file) => base + file)])].filter(
           (chunk) => chunk !== direct.entry,
         ),
