@@ -49,32 +49,35 @@ export const budgets = {
   gapMs: { max: 1500, margin: 150 },
   gapOverFloorMs: { goal: 400 },
   siteFrameMs: { goal: 50 },
-  // Field data (issue 26) loads its one script after hydration, so it is not counted here.
-  homeScriptRequests: { max: 17, margin: 0, goal: 12 },
-  // 136 before V8's compile hints (packages/federation/src/vite.ts): their comment opens six of `/`'s chunks, 0.17 KiB
-  // compressed, for hydration 8-22% sooner on the phone profile (issue 60).
-  homeScriptKiB: { max: 136.5, margin: 0, goal: 100 },
+  // Field data (issue 26) loads its one script after hydration, so it is not counted here. Issue 79 (the first load
+  // without the federation runtime): at most 10 scripts, 115 KiB of JavaScript and 135 KiB on the line (17 scripts,
+  // 136.4 KiB and 157.6 KiB before it); issue 27's 100 KiB stays the goal.
+  homeScriptRequests: { max: 10, margin: 0, goal: 10 },
+  homeScriptKiB: { max: 115, margin: 0, goal: 100 },
   /**
    * Issue 46: what `/` puts on the line before it hydrates, every kind (the page, its styles, scripts, fonts, images),
-   * compressed as sent (233 KiB before it).
+   * compressed as sent (233 KiB before it; 160 before issue 79).
    */
-  homeLineKiB: { max: 160 },
-  /** Issue 46: a route's median hydrated time (from navigation start) over the floor's, measured in the same run. */
-  hydratedOverFloor: { home: 2.2, max: 2.0, margin: 0.1 },
+  homeLineKiB: { max: 135 },
+  /**
+   * A route's median hydrated time (from navigation start) over the floor's, measured in the same run: issue 79's
+   * 1.6x on `/` and 1.5x elsewhere (1.83-2.10x and 1.79-2.02x before it).
+   */
+  hydratedOverFloor: { home: 1.6, max: 1.5, margin: 0.1 },
   /**
    * Issue 46: first paint no later than before it, as a ratio to the floor's first paint in the same run. Before it
    * the routes sat at 1.5-2.6× (their medians move by 0.3 between runs, as the floor's first paint does: 340-560 ms
-   * here); after it at 1.3-1.8×. One cap for every route, under what most of them had.
+   * here); after it at 1.3-1.8×. One cap for every route, under what most of them had. Issue 79's goal: 1.3×.
    */
-  firstPaintOverFloor: { max: 2.1, margin: 0.15 },
+  firstPaintOverFloor: { max: 2.1, margin: 0.15, goal: 1.3 },
   /**
    * Issue 60: no task over 100 ms from first paint to 3 s after hydration (the median load's longest). Where the
    * React floor's own longest is longer (the one task in which it evaluates React and hydrates: 135-200 ms on this
    * host's phone profile), no longer than the floor's: what React itself costs on the host is not the site's.
    */
   longestTaskMs: { max: 100, margin: 25 },
-  /** Issue 60's goal: blocking time (first paint to 3 s after hydration) within 100 ms of the floor's. */
-  blockingOverFloorMs: { goal: 100 },
+  /** Issue 79's goal: blocking time (first paint to 3 s after hydration) within 25 ms of the floor's (100: issue 60). */
+  blockingOverFloorMs: { goal: 25 },
 };
 
 /** Issue 60: the routes measured again with the CPU slowed 6x instead of 4x, beside the floor: printed, not judged. */
@@ -394,6 +397,11 @@ async function main() {
       const blocking = at(loads, (one) => one.blockingMs);
       const floorBlocking = floors.length ? at(floors, (one) => one.blockingMs) : Number.NaN;
       mainThread.push(mainThreadRow(path, longestTask, floorLongest, blocking, floorBlocking));
+      const paintRatio = ratio((one) => one.fcpMs);
+      if (path !== shellAlone && paintRatio > budgets.firstPaintOverFloor.goal)
+        goals.push(
+          `${path}: first paint ${paintRatio.toFixed(2)}× the floor's (goal ${budgets.firstPaintOverFloor.goal}×)`,
+        );
       const longestAllowed = Math.max(budgets.longestTaskMs.max, Number.isNaN(floorLongest) ? 0 : floorLongest);
       if (path !== shellAlone && longestTask > longestAllowed + budgets.longestTaskMs.margin) {
         (timingReportOnly ? timingOver : misses).push(

@@ -3,16 +3,19 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The production build served as `pnpm start` serves it, on 127.0.0.1:`port`; stop it with `.kill()`. */
-export function startSite(port: number, env: Record<string, string> = {}): ChildProcess {
+/**
+ * The production build served as `pnpm start` serves it, on 127.0.0.1:`port`; stop it with `.kill()`. `from`: another
+ * checkout of the site, built (a bench's "before").
+ */
+export function startSite(port: number, env: Record<string, string> = {}, from = root): ChildProcess {
   return spawn(process.execPath, ['bin/site-server.mjs', '--local'], {
-    cwd: `${root}/site-server`,
+    cwd: `${from}/site-server`,
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      DATA_DIR: `${root}/e2e/.data`,
+      DATA_DIR: `${from}/e2e/.data`,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -236,8 +236,8 @@ test('a page names the recorded integrity of its remote’s files, and a browser
     await linked.context.close();
   };
 
-  // The page module changed on the CDN: refused; the page then loads the same release through its federation build
-  // (the retry), hydrates, and the view's field data reports the refusal.
+  // The page module changed on the CDN: refused, however the page is reached; the page then loads the same release
+  // through its federation build (the retry), and the view's field data reports the refusal.
   await tampered([pageModule], async () => {
     const visited = await direct('true');
     expect(visited.errors.join('\n')).toMatch(/integrity/i);
@@ -245,12 +245,21 @@ test('a page names the recorded integrity of its remote’s files, and a browser
     await expect(visited.page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
     await expect.poll(visited.beacons).toMatch(/"remote":"vendor".*The vendor page module could not be loaded/);
     await visited.context.close();
+    const linked = await visit();
+    await linked.page.goto(`${site}/`);
+    await linked.page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    await linkToVendor(linked.page).click();
+    await expect(linked.page.getByRole('heading', { level: 1 }).first()).toHaveText(/Sell your gifts/);
+    expect(await ran(linked.page)).toBeUndefined();
+    expect(linked.errors.join('\n')).toMatch(/integrity/i);
+    await linked.context.close();
   });
-  // The federation build's page chunk, then the remote's entry: a client-side navigation refuses them.
-  for (const path of [federatedChunk, 'remoteEntry.js']) await tampered([path], linkedIsRefused);
-  // The page module and the remote's entry both: refused (the preload and the federation runtime's import alike), the
-  // server's page is kept as it was sent (readable, working without scripts), the rest of the site works, and the
-  // view's field data says so.
+  // The page module and the federation build's page chunk, then the remote's entry: a client-side visit refuses both
+  // ways in turn and shows the page unavailable.
+  await tampered([pageModule, federatedChunk], linkedIsRefused);
+  // The page module and the remote's entry: a first load refuses them (the preload and the federation runtime's import
+  // alike), the server's page is kept as it was sent (readable, working without scripts), the rest of the site works,
+  // and the view's field data says so.
   await tampered([pageModule, 'remoteEntry.js'], async () => {
     const visited = await direct('kept');
     expect(visited.errors.join('\n')).toMatch(/integrity/i);
@@ -258,6 +267,7 @@ test('a page names the recorded integrity of its remote’s files, and a browser
     await expect(visited.page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
     await expect.poll(visited.beacons).toMatch(/"remote":"vendor".*The vendor remote could not be loaded/);
     await visited.context.close();
+    await linkedIsRefused();
   });
 
   // The page's stylesheet changed on the CDN: refused on a client-side navigation too, never applied.

@@ -53,6 +53,18 @@ export type RemotesIntegrity = Partial<
   Record<RemoteName, { entry: string; styles: Record<string, [string, string][]> }>
 >;
 
+/**
+ * Id of the element in which the server sends, with each page, the page modules of every build its manifest names that
+ * has them (issue 79): a client-side visit or a prefetch imports a page's module directly, through the page's import
+ * map, instead of the remote's entry and the federation runtime's chain of requests.
+ */
+export const pageModulesElementId = 'remotes-page-modules';
+
+/** `{ "<remote>": { entry, modules: { "<exposed module>": { js: [url, ...], css: [[url, integrity or ''], ...] } } } }`. */
+export type RemotesPageModules = Partial<
+  Record<RemoteName, { entry: string; modules: Record<string, { js: string[]; css: [string, string][] }> }>
+>;
+
 /** The query a second try of a remote's entry adds (a browser keeps a failed import): its integrity is the entry's. */
 export const retryQuery = 'retry=1';
 

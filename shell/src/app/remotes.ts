@@ -1,12 +1,14 @@
 import {
   integrityElementId,
   isRemoteName,
+  pageModulesElementId,
   manifestElementId,
   manifestPath,
   remotes,
   retryQuery,
   type RemoteName,
   type RemotesIntegrity,
+  type RemotesPageModules,
   type RemotesManifest,
 } from '@gift/federation';
 import type { ComponentType } from 'react';
@@ -173,6 +175,31 @@ function integrityInPage(): RemotesIntegrity {
 }
 
 /**
+ * The page modules the server named for the builds of the page's manifest (issue 79): a visit to one of their pages
+ * (a client-side link, a prefetch on intent) imports its module directly, one round of requests, its stylesheets
+ * first. Read once, and kept.
+ */
+let pagesListed: RemotesPageModules | undefined;
+function pageModulesInPage(): RemotesPageModules {
+  try {
+    pagesListed ??= JSON.parse(
+      document.getElementById(pageModulesElementId)?.textContent || '{}',
+    ) as RemotesPageModules;
+  } catch {
+    pagesListed = {};
+  }
+  return pagesListed;
+}
+
+/** Asks for a page module's chunks at once, beside the module: its import would find them one level at a time. */
+const preloadModules = (urls: string[]) =>
+  document.head.append(
+    ...urls
+      .filter((href) => !document.querySelector(`link[rel=modulepreload][href="${CSS.escape(href)}"]`))
+      .map((href) => Object.assign(document.createElement('link'), { rel: 'modulepreload', crossOrigin: '', href })),
+  );
+
+/**
  * Puts a module's stylesheets in the page with their integrity before the module loads: the remote's own loader then
  * finds them there and adds no link of its own (which would carry none). One the browser refuses fails the load, and
  * goes, so that a new try fetches it again. One in the page already (the page's own, its bytes checked on the server
@@ -246,10 +273,23 @@ async function importPage(remote: RemoteName, module: string, attempt: number, r
     reportProblem(problem);
     return { ok: false, reason: 'refused' };
   }
-  const direct = route === undefined ? undefined : pageModuleOf(route);
+  // The page the server rendered: its module, its stylesheets in the page already. Another page of a build with page
+  // modules: its module and stylesheets, on a first try (a second goes through federation, with a fresh address).
+  const rendered = route === undefined ? undefined : pageModuleOf(route);
+  const listed = attempt === 0 ? pageModulesInPage()[remote] : undefined;
+  const files = listed?.entry === entry ? listed.modules[module] : undefined;
+  const direct = rendered ?? files?.js[0];
   let exports: PageExports;
   if (direct) {
-    // Its stylesheets are in the page already (the server rendered it with them).
+    if (!rendered && files) {
+      preloadModules(files.js.slice(1));
+      await stylesFirst(
+        files.css.map(([href, integrity]) => [
+          href,
+          integrity || (checked?.styles[module] ?? []).find(([url]) => url === href)?.[1] || '',
+        ]),
+      );
+    }
     exports = await withTimeout(import(/* @vite-ignore */ direct) as Promise<PageExports>, `The ${remote} page module`);
   } else {
     const { loadRemote, registerRemotes } = await startFederation();

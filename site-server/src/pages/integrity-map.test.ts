@@ -108,4 +108,32 @@ describe('what a page checks its released remotes’ files against', () => {
     writeFileSync(index, JSON.stringify({ file: 'assets/shared-modules-2.js', specifiers: ['react'] }));
     await vi.waitFor(() => expect(withShell.sharedModulesFile()).toBe('/assets/shared-modules-2.js'));
   });
+
+  it('names every build’s page modules for a client-side visit, with their stylesheets’ integrity when released', () => {
+    const remotesDir = released();
+    const folder = join(remotesDir, 'vendor', version);
+    const modules = {
+      './vendor-page': {
+        file: 'assets/vendor-vendor-page-1.js',
+        imports: ['assets/chunk-1.js'],
+        css: ['assets/vendor-page-1.css'],
+      },
+    };
+    writeFileSync(join(folder, 'page-modules.json'), JSON.stringify(modules));
+    const page = pageIntegrity({ root: '/nowhere', remotesDir, remotesBaseUrl: cdn })({ vendor: entry });
+    const listed = JSON.parse(/id="remotes-page-modules">(.*?)<\/script>/.exec(page.head)![1]!);
+    expect(listed).toEqual({
+      vendor: {
+        entry,
+        modules: {
+          './vendor-page': {
+            js: [`${cdn}vendor/${version}/assets/vendor-vendor-page-1.js`, `${cdn}vendor/${version}/assets/chunk-1.js`],
+            css: [[`${cdn}vendor/${version}/assets/vendor-page-1.css`, sri('css')]],
+          },
+        },
+      },
+    });
+    // A build without them (released before page modules) is not listed: it loads through federation.
+    expect(integrityOf({ vendor: entry }).head).not.toContain('remotes-page-modules');
+  });
 });

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import {
   integrityElementId,
   isScriptFile,
+  pageModulesElementId,
   retryQuery,
   sharedModulesIndex,
   type RemoteName,
   type RemotesIntegrity,
+  type RemotesPageModules,
   type RemotesManifest,
 } from '@gift/federation';
-import { integrityOf, remoteFolderOnDisk, type FederationManifest } from './prerender.ts';
+import { integrityOf, pageModulesOf, remoteFolderOnDisk, type FederationManifest } from './prerender.ts';
 import { watchedFile } from '../remotes/watched-file.ts';
 
 /**
@@ -22,10 +24,15 @@ import { watchedFile } from '../remotes/watched-file.ts';
  * A build without recorded integrity (a workspace's own build) is left out, and loads as before.
  */
 
-/** A released build's part of the page: its scripts' integrity by URL, its modules' stylesheets. */
+/**
+ * A build's part of the page: its scripts' integrity by URL and its modules' stylesheets (a released build's), its page
+ * modules (any build's that has them).
+ */
 interface BuildIntegrity {
   scripts: [string, string][];
   styles: Record<string, [string, string][]>;
+  checked: boolean;
+  modules?: NonNullable<RemotesPageModules[RemoteName]>['modules'];
 }
 
 export interface PageIntegrity {
@@ -63,7 +70,8 @@ export function pageIntegrity({
     if (known) return known;
     const folder = remoteFolderOnDisk(root, remote, entry, remotesDir, remotesBaseUrl);
     const integrity = folder ? integrityOf(folder) : {};
-    if (!folder || !Object.keys(integrity).length) return undefined;
+    const pageModules = folder ? pageModulesOf(folder) : undefined;
+    if (!folder || (!Object.keys(integrity).length && !pageModules)) return undefined;
     const base = entry.slice(0, entry.split('?')[0]!.lastIndexOf('/') + 1);
     let exposes: FederationManifest['exposes'] = [];
     try {
@@ -84,7 +92,18 @@ export function pageIntegrity({
           .map((css): [string, string] => [base + css, integrity[css]!]),
       ]),
     );
-    const build = { scripts, styles };
+    const modules =
+      pageModules &&
+      Object.fromEntries(
+        Object.entries(pageModules).map(([module, { file, imports, css }]) => [
+          module,
+          {
+            js: [file, ...imports].map((path) => base + path),
+            css: css.map((path): [string, string] => [base + path, integrity[path] ?? '']),
+          },
+        ]),
+      );
+    const build = { scripts, styles, checked: Object.keys(integrity).length > 0, modules };
     builds.set(entry, build);
     if (builds.size > 200) builds.delete(builds.keys().next().value!);
     return build;
@@ -94,9 +113,12 @@ export function pageIntegrity({
   const forManifest = (manifest: RemotesManifest): PageIntegrity => {
     const integrity: Record<string, string> = {};
     const remotes: RemotesIntegrity = {};
+    const pages: RemotesPageModules = {};
     for (const [remote, entry] of Object.entries(manifest) as [RemoteName, string][]) {
       const build = buildOf(remote, entry);
       if (!build) continue;
+      if (build.modules) pages[remote] = { entry, modules: build.modules };
+      if (!build.checked) continue;
       for (const [url, value] of build.scripts) integrity[url] = value;
       remotes[remote] = { entry, styles: build.styles };
     }
@@ -111,10 +133,14 @@ export function pageIntegrity({
     );
     const scriptSource = `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`;
     const data = JSON.stringify(remotes).replace(/</g, '\\u003c');
+    const modules = Object.keys(pages).length
+      ? `<script type="application/json" id="${pageModulesElementId}">${JSON.stringify(pages).replace(/</g, '\\u003c')}</script>`
+      : '';
     return {
       head:
         `<script type="importmap">${importMap}</script>` +
-        (checked ? `<script type="application/json" id="${integrityElementId}">${data}</script>` : ''),
+        (checked ? `<script type="application/json" id="${integrityElementId}">${data}</script>` : '') +
+        modules,
       scriptSource,
       sharedModules: file,
     };
