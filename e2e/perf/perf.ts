@@ -55,9 +55,10 @@ export const budgets = {
    * Issue 15's goal is 120 KiB; this keeps what has been reached (133 KiB) from growing, beside the 3 KiB that field
    * data (issue 26) may add, the 0.17 KiB of V8's compile hints (issue 60: `packages/federation/src/vite.ts`), and the
    * shell's two fixes for Firefox and WebKit (issue 78: a new page held at its top, the brand font's own face), which
-   * took `/` to 138.50 KiB (2026-12-02). Issue 79 brings it down.
+   * took `/` to 138.50 KiB (2026-12-02). Issue 79 (no federation runtime before hydration) took it to 127.2 KiB, of
+   * which the runtime and the web-vitals chunk come after hydration (101.4 KiB before it: interactive.ts).
    */
-  homeScriptKiB: { max: 139, margin: 0, goal: 120 },
+  homeScriptKiB: { max: 130, margin: 0, goal: 120 },
 };
 
 /**

@@ -47,6 +47,11 @@ const steps = [
     command: 'SLOWER=0 pnpm --filter e2e perf:interactive',
   },
   {
+    name: 'navigation',
+    what: 'the first client-side visit from / on the phone profile, after a hover too (NAV_BEFORE_ROOT: beside another checkout)',
+    command: 'pnpm --filter e2e perf:navigation',
+  },
+  {
     name: 'lighthouse',
     what: 'Lighthouse Performance and TBT (wall clock and CPU time) beside the React floor',
     command: 'pnpm --filter e2e perf:lighthouse',
