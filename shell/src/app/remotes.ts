@@ -283,12 +283,8 @@ async function importPage(remote: RemoteName, module: string, attempt: number, r
   if (direct) {
     if (!rendered && files) {
       preloadModules(files.js.slice(1));
-      await stylesFirst(
-        files.css.map(([href, integrity]) => [
-          href,
-          integrity || (checked?.styles[module] ?? []).find(([url]) => url === href)?.[1] || '',
-        ]),
-      );
+      // Each with its recorded integrity (the server read it from the same record as the import map's).
+      await stylesFirst(files.css);
     }
     exports = await withTimeout(import(/* @vite-ignore */ direct) as Promise<PageExports>, `The ${remote} page module`);
   } else {

@@ -62,7 +62,10 @@ export function pageIntegrity({
     (text) => JSON.parse(text) as { file: string; specifiers: string[] },
   );
   /** The shell's shared-modules file the import map names now, if its build has one. */
-  const sharedModulesFile = () => sharedModules() && `/${sharedModules()!.file}`;
+  const sharedModulesFile = () => {
+    const shared = sharedModules();
+    return shared && `/${shared.file}`;
+  };
   // Per entry URL: a released version's files never change. At most 200 (versions, previews and canaries).
   const builds = new Map<string, BuildIntegrity>();
   const buildOf = (remote: RemoteName, entry: string): BuildIntegrity | undefined => {
@@ -123,8 +126,8 @@ export function pageIntegrity({
       remotes[remote] = { entry, styles: build.styles };
     }
     const shared = sharedModules();
-    const file = sharedModulesFile();
-    const imports = shared && file ? Object.fromEntries(shared.specifiers.map((name) => [name, file])) : undefined;
+    const file = shared && `/${shared.file}`;
+    const imports = shared && Object.fromEntries(shared.specifiers.map((name) => [name, `/${shared.file}`]));
     const checked = Object.keys(remotes).length > 0;
     if (!checked && !imports) return none;
     const importMap = JSON.stringify({ ...(imports ? { imports } : {}), ...(checked ? { integrity } : {}) }).replace(

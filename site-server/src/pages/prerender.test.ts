@@ -116,6 +116,7 @@ describe('what a page needs of the shell to start without the federation runtime
         '/assets/helper-1.js',
         '/assets/shared-modules-1.js',
       ],
+      react: [],
       sharedModules: { file: '/assets/shared-modules-1.js', specifiers: ['react'] },
       hostInit: '/assets/hostInit-1.js',
     });

@@ -176,6 +176,8 @@ function withStaticImports(manifest: Record<string, ViteManifestChunk>, key: str
 export interface ShellStart {
   entry: string;
   chunks: string[];
+  /** React's chunk (the federation plugin's `loadShare-eager`), evaluated in a task of its own first. */
+  react: string[];
   sharedModules: { file: string; specifiers: string[] };
   hostInit?: string;
 }
@@ -187,14 +189,16 @@ export function shellStart(root: string, manifest: Record<string, ViteManifestCh
   const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { file: string; specifiers: string[] };
   const facadeKey = Object.keys(manifest).find((key) => manifest[key]!.file === index.file);
   const hostInit = Object.values(manifest).find((chunk) => /hostInit/.test(chunk.file))?.file;
+  const chunks = [
+    ...new Set([
+      ...withStaticImports(manifest, 'index.html'),
+      ...(facadeKey ? withStaticImports(manifest, facadeKey) : []),
+    ]),
+  ];
   return {
     entry: `/${app.file}`,
-    chunks: [
-      ...new Set([
-        ...withStaticImports(manifest, 'index.html'),
-        ...(facadeKey ? withStaticImports(manifest, facadeKey) : []),
-      ]),
-    ],
+    chunks,
+    react: chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)),
     sharedModules: { file: `/${index.file}`, specifiers: index.specifiers },
     hostInit: hostInit && `/${hostInit}`,
   };
@@ -216,17 +220,8 @@ export function pageModulesOf(folder: string): PageModules | undefined {
  * the other at start. Preloaded together, they arrive in one round of requests instead of a chain of them.
  */
 export function shellStartupChunks(manifest: Record<string, ViteManifestChunk>): string[] {
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    chunk.imports?.forEach(visit);
-  };
-  for (const key of Object.keys(manifest)) {
-    if (key === 'index.html' || key.startsWith('virtual:mf')) visit(key);
-  }
-  return [...files].filter((file) => file.endsWith('.js')).map((file) => `/${file}`);
+  const keys = Object.keys(manifest).filter((key) => key === 'index.html' || key.startsWith('virtual:mf'));
+  return [...new Set(keys.flatMap((key) => withStaticImports(manifest, key)))].filter((file) => file.endsWith('.js'));
 }
 
 /**
@@ -277,15 +272,17 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
   const shellChunks = shellStartupChunks(viteManifest);
   const shellFirst = evaluatedFirst(shellChunks);
   const direct = shellStart(root, viteManifest);
-  /** The start of a page that needs no remote's code (the not-found page): without the runtime too, when it can. */
-  const withoutRemote = (): Start =>
-    direct
-      ? {
-          entry: direct.entry,
-          first: direct.chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)),
-          preload: direct.chunks.filter((chunk) => chunk !== direct.entry),
-        }
-      : federated([]);
+  /**
+   * The start of a page without the federation runtime (issue 79): React's chunk, then (for a page module) the shared
+   * modules' module, are evaluated a task each, then the shell's app; `files` (a page module's) are preloaded beside
+   * the shell's chunks. The page's module is not evaluated first: the shell's app starts while a late remote's code
+   * is on its way, and imports it (preloaded) when it is there.
+   */
+  const directStart = ({ entry, chunks, react, sharedModules }: ShellStart, files: string[]): Start => ({
+    entry,
+    first: [...react, ...(files.length ? [sharedModules.file] : [])],
+    preload: [...new Set([...chunks, ...files])].filter((chunk) => chunk !== entry),
+  });
 
   /** How the page's scripts start: the entry the start script runs, what it evaluates first, what it preloads. */
   interface Start {
@@ -357,21 +354,15 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     };
     const pageModule = direct && pageModulesOf(folder)?.[route.module];
     if (direct && pageModule) {
-      // Issue 79: the page's module and the shell's app, nothing of the federation runtime until the page has
-      // hydrated. React's chunk, then the shared modules' module are evaluated a task each, then the shell's app.
+      // Issue 79: the page's module and the shell's app, nothing of the federation runtime until it has hydrated.
       const files = [pageModule.file, ...pageModule.imports];
       const byUrl = Object.fromEntries(
         files.flatMap((file) => (integrity[file] ? [[base + file, integrity[file]] as const] : [])),
       );
-      const start: Start = {
-        entry: direct.entry,
-        // The page's module is not among them: the shell's app starts while a late remote's code is on its way, and
-        // imports it (preloaded) when it is there.
-        first: [...direct.chunks.filter((chunk) => /\/loadShare-eager-/.test(chunk)), direct.sharedModules.file],
-        preload: [...new Set([...direct.chunks, ...files.map((file) => base + file)])].filter(
-          (chunk) => chunk !== direct.entry,
-        ),
-      };
+      const start = directStart(
+        direct,
+        files.map((file) => base + file),
+      );
       rootAttributes['data-page-module'] = base + pageModule.file;
       if (direct.hostInit) rootAttributes['data-host-init'] = direct.hostInit;
       const document = toDocument(html, head, rootAttributes, start, byUrl);
@@ -416,7 +407,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
           'data-prerendered-route': notFoundPrerenderedRoute,
           ...(direct?.hostInit ? { 'data-host-init': direct.hostInit } : {}),
         },
-        withoutRemote(),
+        direct ? directStart(direct, []) : federated([]),
       ),
       status: rendered.status,
     };
