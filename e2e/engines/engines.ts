@@ -133,9 +133,17 @@ async function webkitPage(): Promise<EnginePage> {
     waitFor: (expression, what, timeoutMs = 15_000) => poll(() => evaluate(expression), what, timeoutMs),
     click: async (selector) => (await session.findElement(By.css(selector))).click(),
     type: async (selector, text) => (await session.findElement(By.css(selector))).sendKeys(text),
-    // Taken again while it comes back blank: on a busy machine WebKit's driver once handed back a frame of black for
-    // every page at 375 px (a CI-like run, twice), the page itself drawn and hydrated.
+    // The page as WebKit's web process paints it (the screenshot of the root element, clipped to the viewport), not
+    // the compositor's view: on CI's machine the view's snapshot was a frame of black for every page at 375 px however
+    // long it was asked again (two runs, 2026-12-02), the pages drawn and hydrated. The view's snapshot, asked again
+    // while it comes back one colour, only when the element's fails.
     async screenshot() {
+      const root = await session.findElement(By.css('html'));
+      const painted = await root.takeScreenshot().then(
+        (data) => Buffer.from(data, 'base64'),
+        () => undefined,
+      );
+      if (painted && !isBlank(painted)) return painted;
       let shot = Buffer.from(await session.takeScreenshot(), 'base64');
       for (let tries = 0; tries < 20 && isBlank(shot); tries++) {
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -151,7 +159,7 @@ async function webkitPage(): Promise<EnginePage> {
 }
 
 /** Whether a PNG is one colour all over (a frame the compositor had not drawn). */
-function isBlank(png: Buffer) {
+export function isBlank(png: Buffer) {
   const { data } = PNG.sync.read(png);
   for (let at = 4; at < data.length; at += 4) {
     if (data.readUInt32BE(at) !== data.readUInt32BE(0)) return false;
