@@ -34,21 +34,25 @@ test.describe('prerendered pages', () => {
         /<style>[^<]+<\/style><link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css" disabled \/>/,
       );
       expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]* disabled)/);
-      // Scripts start once the page has painted, all at once: the shell's app, and every chunk it and the page's
-      // module import (issue 79: nothing of the federation runtime, no remote entry); React's chunk and the shared
-      // modules' module evaluated first, one per task.
-      const start = html.match(/<script data-entry="([^"]+)" data-first="([^"]+)" data-preload="([^"]+)">/);
+      // Every script the page runs at start is asked for from the head, all at once, before the styles: the shell's
+      // app, and every chunk it and the page's module import (issue 79: nothing of the federation runtime, no remote
+      // entry). The start script, the body's last element, evaluates them once the page has painted: React's chunk
+      // and the shared modules' module first, one per task.
+      const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((link) => link[1]!);
+      expect(html.indexOf('<link rel="modulepreload"')).toBeLessThan(html.indexOf('<style>'));
+      const start = html.match(/<script data-entry="([^"]+)" data-first="([^"]+)">[^<]+<\/script>\s*<\/body>/);
       expect(start?.[1]).toMatch(/^\/assets\/index-[^"]+\.js$/);
+      expect(preloads[0]).toBe(start?.[1]);
       const pageModule = html.match(/<div id="root"[^>]*data-page-module="([^"]+)"/)?.[1];
       expect(pageModule).toMatch(/^\/remotes\/[a-z-]+\/assets\/[^ ]+\.js$/);
-      expect(start?.[3]?.split(' ')).toContain(pageModule);
-      expect(start?.[3]).not.toMatch(/remoteEntry|federation|hostInit|localSharedImportMap/);
+      expect(preloads).toContain(pageModule);
+      expect(preloads.join(' ')).not.toMatch(/remoteEntry|federation|hostInit|localSharedImportMap/);
       const first = start?.[2]?.split(' ') ?? [];
       expect(first.map((chunk) => chunk.replace(/-[\w-]{8}\.js$/, ''))).toEqual([
         '/assets/loadShare-eager',
         '/assets/shared-modules',
       ]);
-      expect(first.filter((chunk) => !start![3]!.split(' ').includes(chunk))).toEqual([]);
+      expect(first.filter((chunk) => !preloads.includes(chunk))).toEqual([]);
       // The page's import map resolves the shared modules' names to the shell's one module of them.
       const importMap = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)![1]!) as {
         imports: Record<string, string>;
@@ -72,8 +76,9 @@ test.describe('prerendered pages', () => {
   }) => {
     for (const path of ['/', '/privacy', '/delete-account']) {
       const html = await (await request.get(path)).text();
-      const start = html.match(/<script data-entry="([^"]+)" data-first="[^"]+" data-preload="([^"]+)">/);
-      const listed = new Set([start?.[1], ...(start?.[2] ?? '').split(' ')]);
+      const listed = new Set(
+        [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((link) => link[1]),
+      );
       const manifest = JSON.parse(
         html.match(/<script type="application\/json" id="remotes-manifest"[^>]*>([^<]+)</)![1]!,
       );

@@ -140,10 +140,11 @@ test('a page names the recorded integrity of its remote’s files, and a browser
   const version = /\/vendor\/([^/]+)\//.exec(entry)![1]!;
   const folder = join(env.REMOTES_DIR!, 'vendor', version);
   const integrity = JSON.parse(readFileSync(join(folder, 'integrity.json'), 'utf8')) as Record<string, string>;
-  // Every preloaded file of the remote carries it; the start script gives it to the preloads. The stylesheet is in
-  // the page (its bytes checked against the same record when the page was rendered), its link disabled.
-  const preloads = /data-preload="([^"]*)"/.exec(html)![1]!.split(' ');
-  const integrities = /data-integrity="([^"]*)"/.exec(html)![1]!.split(' ');
+  // Every preloaded file of the remote carries it, on its modulepreload link. The stylesheet is in the page (its
+  // bytes checked against the same record when the page was rendered), its link disabled.
+  const links = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"(?: integrity="([^"]+)")?/g)];
+  const preloads = links.map((link) => link[1]!);
+  const integrities = links.map((link) => link[2]);
   // What each way of loading the page runs: the page module (a page the server rendered, issue 79), or the remote's
   // entry and its federation build's chunk (a client-side navigation, and the retry of a refused page module).
   const pageModule = /data-page-module="([^"]+)"/.exec(html)![1]!.split(`/vendor/${version}/`)[1]!;
@@ -157,7 +158,7 @@ test('a page names the recorded integrity of its remote’s files, and a browser
   };
   for (const [path, value] of Object.entries(integrity).filter(([path]) => path.endsWith('.js')))
     expect(importMap.integrity[`${cdn}/vendor/${version}/${path}`], path).toBe(value);
-  expect(html.indexOf('<script type="importmap">')).toBeLessThan(html.indexOf('<script'.concat(' data-entry')));
+  expect(html.indexOf('<script type="importmap">')).toBeLessThan(html.indexOf('<link rel="modulepreload"'));
 
   /** Changes a file of the live build on the CDN (its compressed copies gone), and puts it back afterwards. */
   const tamper = (path: string, change: (text: string) => string) => {

@@ -243,9 +243,9 @@ export function evaluatedFirst(shellChunks: string[]): string[] {
 
 /**
  * Renders pages of the composed site to HTML documents: the shell's routes from its server build, each page from
- * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head names
- * every script the page runs at start (the shell's, the remote's entry, the page's chunks) to the start script,
- * which requests them all at once after the first paint, in parallel and without a chain.
+ * its remote's server build, in the shell's HTML with the page's metadata and its remote's CSS. The head preloads
+ * every script the page runs at start (the shell's, the page's module or the remote's entry, the page's chunks), all
+ * at once and without a chain; the start script at the end of the body evaluates them once the page has painted.
  */
 export async function createPageRenderer(options: { root: string; remotesDir?: string; remotesBaseUrl?: string }) {
   const { root, remotesDir, remotesBaseUrl } = options;
@@ -306,19 +306,27 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     const attributes = Object.entries(rootAttributes)
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
-    const integrities = scripts.map((url) => integrity[url] ?? '-');
+    // Every script the page runs at start, asked for by the browser as the document's first bytes arrive (its
+    // preload scanner reads them, no script needed), with the integrity its release recorded.
+    const preloads = [entry, ...scripts.filter((url) => url !== entry)]
+      .map(
+        (url) =>
+          `<link rel="modulepreload" crossorigin fetchpriority="low" href="${escapeAttribute(url)}"${
+            integrity[url] ? ` integrity="${escapeAttribute(integrity[url])}"` : ''
+          } />`,
+      )
+      .join('');
     const start = `<script data-entry="${escapeAttribute(entry)}" data-first="${escapeAttribute(
       first.join(' '),
-    )}" data-preload="${escapeAttribute(scripts.join(' '))}"${
-      integrities.some((value) => value !== '-') ? ` data-integrity="${escapeAttribute(integrities.join(' '))}"` : ''
-    }>${startScript}</script>`;
+    )}">${startScript}</script>`;
     // What the page preloads (React writes it before its markup) goes first in the head, before the styles: the
-    // browser asks for it as soon as the document's first bytes arrive.
+    // browser asks for it as soon as the document's first bytes arrive; the scripts after it.
     const preloaded = html.match(/^(?:<link rel="preload"[^>]*\/>)+/)?.[0] ?? '';
     return lean
-      .replace(/<meta charset="UTF-8" \/>/, (charset) => `${charset}\n    ${preloaded}`)
-      .replace('</head>', `  ${[earlyScriptTag, ...head, start].join('\n    ')}\n  </head>`)
-      .replace('<div id="root"></div>', `<div id="root"${attributes}>${html.slice(preloaded.length)}</div>`);
+      .replace(/<meta charset="UTF-8" \/>/, (charset) => `${charset}\n    ${preloaded}${preloads}`)
+      .replace('</head>', `  ${[earlyScriptTag, ...head].join('\n    ')}\n  </head>`)
+      .replace('<div id="root"></div>', `<div id="root"${attributes}>${html.slice(preloaded.length)}</div>`)
+      .replace('</body>', `  ${start}\n  </body>`);
   };
 
   /**
