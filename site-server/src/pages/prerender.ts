@@ -320,10 +320,15 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       first.join(' '),
     )}">${startScript}</script>`;
     // What the page preloads (React writes it before its markup) goes first in the head, before the styles: the
-    // browser asks for it as soon as the document's first bytes arrive; the scripts after it.
+    // browser asks for it as soon as the document's first bytes arrive; the scripts after it. Before them, rendering
+    // held until the page's markup is parsed (`rel=expect`, where the browser has it): on a slow phone the parser
+    // spends its first 10 ms on the head's styles, and the frame it then yields to would be an empty one.
     const preloaded = html.match(/^(?:<link rel="preload"[^>]*\/>)+/)?.[0] ?? '';
     return lean
-      .replace(/<meta charset="UTF-8" \/>/, (charset) => `${charset}\n    ${preloaded}${preloads}`)
+      .replace(
+        /<meta charset="UTF-8" \/>/,
+        (charset) => `${charset}\n    <link rel="expect" href="#root" blocking="render" />${preloaded}${preloads}`,
+      )
       .replace('</head>', `  ${[earlyScriptTag, ...head].join('\n    ')}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root"${attributes}>${html.slice(preloaded.length)}</div>`)
       .replace('</body>', `  ${start}\n  </body>`);
