@@ -349,7 +349,7 @@ export function loadPage(remote: RemoteName, module: string, route?: string): Pr
   return load;
 }
 
-/** Whether the page's early script preloaded files of `remote` (links the server named in `data-preload`). */
+/** Whether the page preloaded files of `remote` (the modulepreload links the server put in its head). */
 const preloadedHere = (remote: RemoteName) =>
   document.querySelector(`link[rel=modulepreload][href*="/${remotes[remote].folder}/"]`) !== null;
 

@@ -281,7 +281,7 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
   const directStart = ({ entry, chunks, react, sharedModules }: ShellStart, files: string[]): Start => ({
     entry,
     first: [...react, ...(files.length ? [sharedModules.file] : [])],
-    preload: [...new Set([...chunks, ...files])].filter((chunk) => chunk !== entry),
+    preload: [...new Set([...chunks, ...files])],
   });
 
   /** How the page's scripts start: the entry the start script runs, what it evaluates first, what it preloads. */
