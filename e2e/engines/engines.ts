@@ -133,16 +133,32 @@ async function webkitPage(): Promise<EnginePage> {
     waitFor: (expression, what, timeoutMs = 15_000) => poll(() => evaluate(expression), what, timeoutMs),
     click: async (selector) => (await session.findElement(By.css(selector))).click(),
     type: async (selector, text) => (await session.findElement(By.css(selector))).sendKeys(text),
-    // The page as WebKit's web process paints it (the screenshot of the root element, clipped to the viewport), not
-    // the compositor's view: on CI's machine the view's snapshot was a frame of black for every page at 375 px however
-    // long it was asked again (two runs, 2026-12-02), the pages drawn and hydrated. The view's snapshot, asked again
-    // while it comes back one colour, only when the element's fails.
+    // The page as WebKit paints it (the screenshot of the root element, clipped to the viewport). On CI's machine it
+    // came back one colour for every page at 375 px however long it was asked again (two runs, 2026-12-02; once more
+    // in a CI-like run here, where the test's second try passed): the window is then resized away and back, which
+    // has it drawn again, up to five times; the view's snapshot, asked again while it is one colour, after that.
     async screenshot() {
-      const root = await session.findElement(By.css('html'));
-      const painted = await root.takeScreenshot().then(
-        (data) => Buffer.from(data, 'base64'),
-        () => undefined,
-      );
+      const rootShot = () =>
+        session
+          .findElement(By.css('html'))
+          .then((root) => root.takeScreenshot())
+          .then(
+            (data) => Buffer.from(data, 'base64'),
+            () => undefined,
+          );
+      let painted = await rootShot();
+      for (let tries = 0; tries < 5 && (!painted || isBlank(painted)); tries++) {
+        const [width, height] = await evaluate<[number, number]>('[innerWidth, innerHeight]');
+        await session
+          .manage()
+          .window()
+          .setRect({ width: width + 40, height });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await session.manage().window().setRect({ width, height });
+        await poll(() => evaluate(`innerWidth === ${width}`), 'the viewport back at its width', 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        painted = await rootShot();
+      }
       if (painted && !isBlank(painted)) return painted;
       let shot = Buffer.from(await session.takeScreenshot(), 'base64');
       for (let tries = 0; tries < 20 && isBlank(shot); tries++) {
