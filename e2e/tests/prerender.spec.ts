@@ -34,12 +34,13 @@ test.describe('prerendered pages', () => {
         /<style>[^<]+<\/style><link rel="stylesheet" href="\/remotes\/[a-z-]+\/assets\/[^"]+\.css" disabled \/>/,
       );
       expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]* disabled)/);
-      // Every script the page runs at start is asked for from the head, all at once, before the styles: the shell's
-      // app, and every chunk it and the page's module import (issue 79: nothing of the federation runtime, no remote
-      // entry). The start script, the body's last element, evaluates them once the page has painted: React's chunk
-      // and the shared modules' module first, one per task.
+      // Every script the page runs at start is asked for at once, after the page's markup (its requests do not share
+      // the line with the document's last bytes): the shell's app, and every chunk it and the page's module import
+      // (issue 79: nothing of the federation runtime, no remote entry). The start script, the body's last element,
+      // evaluates them once the page has painted: React's chunk and the shared modules' module first, one per task.
       const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((link) => link[1]!);
-      expect(html.indexOf('<link rel="modulepreload"')).toBeLessThan(html.indexOf('<style>'));
+      const links = html.match(/<\/div>\s*((?:<link rel="modulepreload"[^>]+\/>)+)<script data-entry=/)?.[1];
+      expect(links?.match(/<link /g)).toHaveLength(preloads.length);
       const start = html.match(/<script data-entry="([^"]+)" data-first="([^"]+)">[^<]+<\/script>\s*<\/body>/);
       expect(start?.[1]).toMatch(/^\/assets\/index-[^"]+\.js$/);
       expect(preloads[0]).toBe(start?.[1]);

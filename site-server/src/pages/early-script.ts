@@ -21,8 +21,8 @@ export const earlyScriptTag = `<script>${earlyScript}</script>`;
 
 /**
  * Starts the page's scripts once its content has painted (the script is the body's last element, so the frame it
- * waits for is one with the page in it): the head's modulepreload links have asked for every script the page runs at
- * start as the document arrived, all at once, so that no round trip waits for another; this only evaluates them.
+ * waits for is one with the page in it): the modulepreload links before it have asked for every script the page runs
+ * at start as the document arrived, all at once, so that no round trip waits for another; this only evaluates them.
  * Waiting for `load` as well would leave the page unhydrated while its images arrive. A hidden tab, which does not
  * paint, starts them anyway.
  *
