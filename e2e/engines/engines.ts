@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PNG } from 'pngjs';
 import { launch, type Browser, type Page } from 'puppeteer-core';
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
@@ -45,7 +46,7 @@ async function poll(check: () => Promise<unknown>, what: string, timeoutMs: numb
   for (;;) {
     if (await check().catch(() => false)) return;
     if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 
@@ -122,7 +123,7 @@ async function webkitPage(): Promise<EnginePage> {
       poll(
         async () => {
           await session.manage().window().setRect({ width, height });
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await sleep(100);
           return evaluate<boolean>(`innerWidth === ${width} && innerHeight === ${height}`);
         },
         `a ${width} by ${height} viewport`,
@@ -153,16 +154,16 @@ async function webkitPage(): Promise<EnginePage> {
           .manage()
           .window()
           .setRect({ width: width + 40, height });
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await sleep(150);
         await session.manage().window().setRect({ width, height });
         await poll(() => evaluate(`innerWidth === ${width}`), 'the viewport back at its width', 5_000);
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
         painted = await rootShot();
       }
       if (painted && !isBlank(painted)) return painted;
       let shot = Buffer.from(await session.takeScreenshot(), 'base64');
       for (let tries = 0; tries < 20 && isBlank(shot); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
         shot = Buffer.from(await session.takeScreenshot(), 'base64');
       }
       return shot;
