@@ -47,6 +47,11 @@ const steps = [
     command: 'SLOWER=0 pnpm --filter e2e perf:interactive',
   },
   {
+    name: 'content-floor',
+    what: 'first paint over 21 rounds beside the React floor and the page less its composition (printed, not judged)',
+    command: 'pnpm --filter e2e perf:content-floor',
+  },
+  {
     name: 'navigation',
     what: 'the first client-side visit from / on the phone profile, after a hover too (NAV_BEFORE_ROOT: beside another checkout)',
     command: 'pnpm --filter e2e perf:navigation',
