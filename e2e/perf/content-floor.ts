@@ -97,8 +97,7 @@ async function main() {
   ];
   const rows = routes.map((path) => {
     const { floor, site, content } = paints.get(path)!;
-    const pairs = (of: number[]) => of.map((value, index): [number, number] => [value, floor[index]!]);
-    const [low, high] = ratioInterval(pairs(site));
+    const [low, high] = ratioInterval(site.map((value, round): [number, number] => [value, floor[round]!]));
     const [siteRatio, contentRatio] = [median(site) / median(floor), median(content) / median(floor)];
     return {
       path,

@@ -307,10 +307,10 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
       .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
       .join('');
     // Every script the page runs at start, asked for by the browser's preload scanner as soon as it reads them (no
-    // script needed), with the integrity its release recorded. At the body's end, after the page's markup: from the
-    // head, their requests shared a slow phone's line with the document's last bytes, which the first paint waits for
-    // (phone profile: first paint up to 0.1x the floor's sooner on the lighter pages, no change measurable on `/`;
-    // hydration no later).
+    // script needed), with the integrity its release recorded. At the body's end, after the page's markup, rather
+    // than in the head (phone profile: first paint up to 0.1x the floor's sooner on the lighter pages, no change
+    // measurable on `/`; hydration no later). The first paint does not wait for the document's end; what these
+    // requests cost it is their share of a slow line while the page is parsed and painted (docs/performance.md).
     const preloads = [entry, ...scripts.filter((url) => url !== entry)]
       .map(
         (url) =>
