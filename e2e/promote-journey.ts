@@ -1,6 +1,6 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { expect, test } from './tests/support.ts';
-import { firstDeployment, pageFiles, publishChanged, releaseCommand } from './release-commands.ts';
+import { firstDeployment, publishChanged, releaseCommand } from './release-commands.ts';
 
 /**
  * `pnpm promote` as a team meets it, for a file of journeys: a deploy folder of its own where every remote is first
@@ -52,15 +52,4 @@ export function promoteJourney() {
     candidate,
     refused,
   };
-}
-
-/** Changes a built file; its Brotli copy goes, so the change is what is served. */
-/** Changes a page's files in a build alike (`pageFiles`: its federation chunk and its page module). */
-export function rewritePage(dist: string, page: string, change: (text: string) => string) {
-  for (const file of pageFiles(dist, page)) rewrite(file, change);
-}
-
-export function rewrite(file: string, change: (text: string) => string) {
-  writeFileSync(file, change(readFileSync(file, 'utf8')));
-  rmSync(`${file}.br`, { force: true });
 }

@@ -76,6 +76,17 @@ export function pageFiles(dist: string, page: string) {
   return [pageChunk(dist, page), join(dist, modules[`./${page}`]!.file)];
 }
 
+/** Changes a page's files in a build alike (`pageFiles`: its federation chunk and its page module). */
+export function rewritePage(dist: string, page: string, change: (text: string) => string) {
+  for (const file of pageFiles(dist, page)) rewrite(file, change);
+}
+
+/** Changes a built file; its Brotli copy goes, so the change is what is served. */
+export function rewrite(file: string, change: (text: string) => string) {
+  writeFileSync(file, change(readFileSync(file, 'utf8')));
+  rmSync(`${file}.br`, { force: true });
+}
+
 /** The exposed privacy page's own chunk, as the build's federation manifest names it. */
 export const privacyChunk = (dist: string) => pageChunk(dist, 'privacy-page');
 

@@ -9,6 +9,7 @@ import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { firstPaintControls, type FirstPaintControl } from '../first-paint-controls.ts';
 import { firstContentfulPaint, phonePage, untilHydrated } from '../phone.ts';
 import { startSite, waitFor } from './site.ts';
+import { median } from './stats.ts';
 
 const port = Number(process.env.DEAD_WINDOW_PORT ?? 4330);
 const base = `http://127.0.0.1:${port}`;
@@ -77,7 +78,6 @@ async function main() {
       const trials: Trial[] = [];
       for (const delay of delaysMs) trials.push(await trial(browser, control, delay));
       const from = answersFrom(trials.map((one) => one.answered));
-      const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       const fcp = median(trials.map((one) => one.fcpMs));
       const hydrated = median(trials.map((one) => one.hydratedMs).filter(Number.isFinite));
       console.log(

@@ -2,6 +2,7 @@ import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { openEngine, type EnginePage } from '../engines/engines.ts';
 import { startSite, waitFor } from './site.ts';
+import { median } from './stats.ts';
 
 /**
  * `pnpm bench engines`: how long a client-side visit takes in each engine, at 1280 px on this machine (no throttling):
@@ -57,8 +58,6 @@ async function visit(page: EnginePage, path: string, link: string) {
   await page.waitFor(`window.shownAt !== undefined && location.pathname === '${path}'`, path, 30_000);
   return page.evaluate<number>('window.shownAt - window.clickedAt');
 }
-
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const server = startSite(port);
 const rows: string[][] = [['engine', ...visits.map(([path]) => `/ -> ${path}`)]];

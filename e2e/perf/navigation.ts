@@ -15,6 +15,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { phonePage, untilHydrated } from '../phone.ts';
 import { startSite, timingReportOnly, waitFor } from './site.ts';
+import { median } from './stats.ts';
 
 const runs = Number(process.env.NAV_RUNS ?? 5);
 const readMs = Number(process.env.NAV_READ_MS ?? 2000);
@@ -67,11 +68,6 @@ async function visit(browser: Browser, base: string, path: string, link: string,
     await page.context().close();
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
 
 const sites = [{ name: 'this build', root: undefined, port: 4397 }];
 if (process.env.NAV_BEFORE_ROOT) sites.push({ name: 'before', root: process.env.NAV_BEFORE_ROOT, port: 4398 } as never);

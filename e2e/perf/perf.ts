@@ -25,6 +25,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
 import { budgetsOnly, startSite, timingReportOnly, waitFor } from './site.ts';
+import { median } from './stats.ts';
 
 const sitePort = Number(process.env.PERF_PORT ?? 4320);
 const floorPort = sitePort + 1;
@@ -205,14 +206,6 @@ async function figures(result: Result, trace: TraceEvent[]): Promise<Figures> {
     leastCpuTbtMs: cpuBlockingMs(trace),
   };
 }
-
-/** The median of the figures there are (a run that left a category out has none for it). */
-const median = (values: number[]) => {
-  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
-  if (!sorted.length) return Number.NaN;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 function medianFigures(all: Figures[]): Figures {
   const keys = Object.keys(all[0]!) as (keyof Figures)[];

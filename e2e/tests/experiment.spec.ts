@@ -14,8 +14,15 @@ import {
   visitorAt,
   webhookReceiver,
 } from '../field-doors.ts';
-import { rewrite, rewritePage } from '../promote-journey.ts';
-import { firstDeployment, pageFiles, publishChanged, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import {
+  firstDeployment,
+  pageFiles,
+  promoteTimeout,
+  publishChanged,
+  releaseCommand,
+  rewrite,
+  rewritePage,
+} from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { promote } from 'site-server/releases';
 import { expect, liveVersion, refusedInProcess, test } from '../checks-in-process.ts';
-import { rewrite, rewritePage } from '../promote-journey.ts';
-import { pageFiles, promoteTimeout, publishChanged, releaseCommand } from '../release-commands.ts';
+import { promoteTimeout, publishChanged, releaseCommand, rewrite, rewritePage } from '../release-commands.ts';
 
 /**
  * The release checks refusing candidates of the legal remote broken the way releases break: a page that throws in the
@@ -110,9 +109,7 @@ test('a build 30% heavier is refused unless --allow-heavier; the figure is print
       0,
     );
     const padding = randomBytes(Math.round(routesBytes * 0.3)).toString('base64');
-    for (const chunk of pageFiles(dist, 'privacy-page')) {
-      rewrite(chunk, (code) => `${code}\nexport const padding = "${padding}";\n`);
-    }
+    rewritePage(dist, 'privacy-page', (code) => `${code}\nexport const padding = "${padding}";\n`);
   });
   const printed = await refusedInProcess(releases, version);
   const change = Number(/^Refused: weight: .* live [\d.]+ KiB: \+([\d.]+)% \(allowed \+10%\)$/m.exec(printed)![1]);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { remotes } from '@gift/federation';
-import { promoteJourney, rewrite, rewritePage } from '../promote-journey.ts';
-import { promoteTimeout, releaseCommand } from '../release-commands.ts';
+import { promoteJourney } from '../promote-journey.ts';
+import { promoteTimeout, releaseCommand, rewrite, rewritePage } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**

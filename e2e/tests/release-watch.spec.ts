@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReleaseWebhookEvent } from '@gift/contracts/webhooks';
 import { openDoors, operatorsAlerts, startWatchedSite, webhookReceiver } from '../field-doors.ts';
-import { firstDeployment, pageFiles, releaseCommand } from '../release-commands.ts';
+import { firstDeployment, releaseCommand, rewritePage } from '../release-commands.ts';
 import { expect, test } from './support.ts';
 
 /**
@@ -61,13 +61,11 @@ test('a version whose page throws on a click is rolled back by itself, with the 
   // The real legal build, its privacy page changed to throw on every click.
   const dist = mkdtempSync(join(tmpdir(), 'legal-candidate-'));
   cpSync(legalDist, dist, { recursive: true });
-  for (const chunk of pageFiles(dist, 'privacy-page')) {
-    writeFileSync(
-      chunk,
-      `document.addEventListener("click",()=>{throw new Error("privacy page broke on a click")});\n${readFileSync(chunk, 'utf8')}`,
-    );
-    rmSync(`${chunk}.br`, { force: true });
-  }
+  rewritePage(
+    dist,
+    'privacy-page',
+    (code) => `document.addEventListener("click",()=>{throw new Error("privacy page broke on a click")});\n${code}`,
+  );
   const published = await succeeds(['release', 'legal', '--candidate', '--from', dist]);
   rmSync(dist, { recursive: true, force: true });
   const broken = /published (\S+) as a candidate/.exec(published)![1]!;

@@ -12,8 +12,15 @@ import {
   visitorAt,
   webhookReceiver,
 } from '../field-doors.ts';
-import { rewrite, rewritePage } from '../promote-journey.ts';
-import { firstDeployment, pageFiles, publishChanged, promoteTimeout, releaseCommand } from '../release-commands.ts';
+import {
+  firstDeployment,
+  pageFiles,
+  promoteTimeout,
+  publishChanged,
+  releaseCommand,
+  rewrite,
+  rewritePage,
+} from '../release-commands.ts';
 import { placeIn, testIdOf, type Rollout } from 'site-server/cohorts';
 import { expect, test } from './support.ts';
 
