@@ -38,9 +38,8 @@ async function main() {
       DATABASE_URL: databaseUrl,
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       OUTBOX_INTERVAL_MS: '200',
-      // Short, so that a dead instance's emails go out within the check; not so short that a send's deadline (a
-      // third of it) fires on a busy host while the sink holds the whole message: its outcome then unknown, the
-      // email is sent again with its Message-ID (1 of 350 twice with 3 s, CI's steps side by side).
+      // Short, so that a dead instance's emails go out within the check. A live instance holds its claim for as long
+      // as a send takes (renewed every 2 s), however busy the host.
       OUTBOX_LEASE_MS: '6000',
       // nginx is one hop; the load generator plays the clients' own proxy, so that it can be many addresses.
       TRUST_PROXY: '2',

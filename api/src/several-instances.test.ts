@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { claimDue, holderOf, releaseClaimsOfGone, whileClaimed, takeLease } from './db/claims.ts';
+import { claimDue, holdClaim, holderOf, releaseClaimsOfGone, whileClaimed, takeLease } from './db/claims.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
 import { createTransport, deliverDueEmails, messageIdOf, type MailTransport } from './mail/outbox.ts';
 import { startSmtpSink } from '../test/smtp-sink.ts';
-import { postgresDatabase, postgresServer } from '../test/databases.ts';
+import { freePort, postgresDatabase, postgresServer } from '../test/databases.ts';
+import { openDatabase } from './db/database.ts';
 import { testApi } from '../test/app.ts';
 
 const postgres = await postgresServer();
@@ -145,17 +146,19 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     await db.destroy();
   });
 
-  it('abort a send at its deadline, a third of the lease, so that a mail server slow at every command never gets one email twice', async () => {
+  it('hold the claim while a mail server slow at every command and at the message’s end answers, and send each email once', async () => {
     const db = await open();
     for (let index = 0; index < 4; index++) {
       await deletionRequests(db).submit({ name: 'A', email: `crawl-${index}@example.com`, reason: 'r' });
     }
-    // Each command answered after 600 ms: a send takes over 1.2 s, past a 900 ms lease.
-    const sink = await startSmtpSink({ commandDelayMs: 600 });
+    // The sender and the recipient answered after 400 ms each, the message’s end after 700: a send takes about 1.5 s,
+    // past a 900 ms lease. Cut at a third of the lease, as sends once were, none of them arrived once.
+    const sink = await startSmtpSink({ commandDelayMs: 400, delayMs: 700 });
     const transport = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '/nonexistent' });
     const worker = async (holder: string) => {
-      for (const until = Date.now() + 4_000; Date.now() < until;) {
+      for (const until = Date.now() + 5_000; Date.now() < until;) {
         await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 900, holder);
+        // Whatever failed is due again at once: a second copy would show.
         await db
           .updateTable('email_outbox')
           .set({ next_attempt_at: new Date(0).toISOString() })
@@ -163,12 +166,62 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
       }
     };
     await Promise.all([worker(holderOf('one')), worker(holderOf('two'))]);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // whatever a closed connection still had in flight
     const ids = sink.received.map((email) => email.messageId);
-    expect(ids).toEqual([...new Set(ids)]);
-    const rows = await db.selectFrom('email_outbox').select(['sent_at', 'last_error']).execute();
-    expect(rows.every((row) => row.sent_at === null && /abort/i.test(row.last_error ?? ''))).toBe(true);
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    const rows = await db.selectFrom('email_outbox').select(['sent_at', 'attempts']).execute();
+    expect(rows.every((row) => row.sent_at !== null && row.attempts === 0)).toBe(true);
     await sink.close();
+    await db.destroy();
+  });
+
+  it('abort a send, its connection closed, once another worker has taken its email', async () => {
+    const db = await open();
+    await deletionRequests(db).submit({ name: 'A', email: 'taken@example.com', reason: 'r' });
+    // Each command answered after 600 ms: the email is taken from this worker (as if its lease had lapsed) while its
+    // send waits for the first answers.
+    const sink = await startSmtpSink({ commandDelayMs: 600 });
+    const transport = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '/nonexistent' });
+    const delivering = deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 900, 'slow');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await db.updateTable('email_outbox').set({ claimed_by: 'other' }).execute();
+    expect((await delivering).sent).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // whatever a closed connection still had in flight
+    expect(sink.received).toEqual([]);
+    const [row] = await db.selectFrom('email_outbox').select(['sent_at', 'last_error']).execute();
+    expect(row!.sent_at).toBeNull();
+    expect(row!.last_error).toMatch(/claim was lost/);
+    await sink.close();
+    await db.destroy();
+  });
+
+  it('keep a claim held while its work runs, and stop the work before the claim could lapse unrenewed', async () => {
+    const db = await open();
+    // The database as a worker sees it once it has gone away: nothing answers where it was.
+    const gone = await openDatabase({ databaseUrl: `postgres://127.0.0.1:${await freePort()}/gone`, dataDir: '' });
+    await deletionRequests(db).submit({ name: 'A', email: 'held@example.com', reason: 'r' });
+    const leaseMs = 300;
+    const [row] = await claimDue(db, 'email_outbox', { now: new Date(), leaseMs, limit: 1, holder: 'worker' });
+    const claim = holdClaim(db, 'email_outbox', row!, { leaseMs, holder: 'worker' });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Three leases later the claim still holds, renewed, and the work goes on.
+    const [held] = await db.selectFrom('email_outbox').select('claimed_until').execute();
+    expect(held!.claimed_until! > new Date().toISOString()).toBe(true);
+    expect(claim.signal.aborted).toBe(false);
+    claim.release();
+    await db
+      .updateTable('email_outbox')
+      .set({ claimed_until: new Date(Date.now() + leaseMs).toISOString() })
+      .execute();
+    // The database away: no renewal can hold the claim, and the work is stopped before the claim lapses (a sixth of
+    // the lease before, at most).
+    const lost = holdClaim(gone, 'email_outbox', row!, { leaseMs, holder: 'worker' });
+    const stopped = new Promise<number>((resolve) => lost.signal.addEventListener('abort', () => resolve(Date.now())));
+    const stoppedAt = await stopped;
+    const [lapsing] = await db.selectFrom('email_outbox').select('claimed_until').execute();
+    expect(stoppedAt).toBeLessThan(Date.parse(lapsing!.claimed_until!));
+    expect(String(lost.signal.reason)).toMatch(/could lapse/);
+    await gone.destroy();
     await db.destroy();
   });
 

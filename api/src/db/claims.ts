@@ -67,21 +67,79 @@ export async function* whileClaimed<T extends { id: number }>(
       const rest = rows.slice(index).filter((left) => held.has(left.id));
       if (rest.length === 0) return;
       const now = new Date();
-      let still: { id: number }[];
       try {
-        ({ rows: still } = await sql<{ id: number }>`update ${sql.table(queue)}
-          set claimed_until = ${new Date(now.getTime() + leaseMs).toISOString()}
-          where id in (${sql.join(rest.map((left) => left.id))}) and claimed_by = ${holder}
-            and claimed_until > ${now.toISOString()}
-          returning id`.execute(db));
+        held = await renewClaims(db, queue, rest, { now, leaseMs, holder });
       } catch {
         return;
       }
       renewed = now.getTime();
-      held = new Set(still.map((left) => Number(left.id)));
     }
     if (held.has(row.id)) yield row;
   }
+}
+
+/** Renews `holder`'s claim on the rows it still holds until `now + leaseMs`; the ids it holds now. */
+async function renewClaims(
+  db: Db,
+  queue: Queue,
+  rows: { id: number }[],
+  { now, leaseMs, holder }: { now: Date; leaseMs: number; holder: string },
+): Promise<Set<number>> {
+  const { rows: still } = await sql<{ id: number }>`update ${sql.table(queue)}
+    set claimed_until = ${new Date(now.getTime() + leaseMs).toISOString()}
+    where id in (${sql.join(rows.map((row) => row.id))}) and claimed_by = ${holder}
+      and claimed_until > ${now.toISOString()}
+    returning id`.execute(db);
+  return new Set(still.map((row) => Number(row.id)));
+}
+
+/**
+ * Holds the claim on one row (as `whileClaimed` hands it out, with two thirds of its lease left at least) while work
+ * on it runs, however long: renewed every third of the lease. `signal` aborts the work when the claim is lost (another
+ * worker took the row after a lapse), or a sixth of the lease before it could lapse unrenewed (the database away or
+ * slow): the work stops before another worker may take the row. `release` when the work is done.
+ */
+export function holdClaim(
+  db: Db,
+  queue: Queue,
+  row: { id: number },
+  { leaseMs, holder }: { leaseMs: number; holder: string },
+) {
+  const controller = new AbortController();
+  let released = false;
+  let lapse: NodeJS.Timeout | undefined;
+  let renewal: NodeJS.Timeout | undefined;
+  const abort = (reason: string) => {
+    if (released) return;
+    controller.abort(new Error(reason));
+    release();
+  };
+  const heldUntil = (at: number) => {
+    clearTimeout(lapse);
+    lapse = setTimeout(
+      () => abort('the claim could lapse before it was renewed (the database away)'),
+      at - leaseMs / 6 - Date.now(),
+    );
+  };
+  const renew = async () => {
+    const now = new Date();
+    try {
+      const held = await renewClaims(db, queue, [row], { now, leaseMs, holder });
+      if (!held.has(row.id)) return abort('the claim was lost: another worker may take the row');
+      if (!released) heldUntil(now.getTime() + leaseMs);
+    } catch {
+      // The database away: tried again at the next renewal; the lapse timer stops the work in time.
+    }
+    if (!released) renewal = setTimeout(renew, leaseMs / 3);
+  };
+  const release = () => {
+    released = true;
+    clearTimeout(lapse);
+    clearTimeout(renewal);
+  };
+  heldUntil(Date.now() + (2 * leaseMs) / 3);
+  renewal = setTimeout(renew, leaseMs / 3);
+  return { signal: controller.signal, release };
 }
 
 /**

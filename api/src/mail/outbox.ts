@@ -4,7 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Transaction } from 'kysely';
 import { privateFolder, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { claimDue, recordSurely, whileClaimed } from '../db/claims.ts';
+import { claimDue, holdClaim, recordSurely, whileClaimed } from '../db/claims.ts';
 import { isDatabaseAway } from '../db/faults.ts';
 import { renderEmail } from './branded-email.tsx';
 import { contentFromText, textOf, type EmailContent } from './email-content.ts';
@@ -48,7 +48,7 @@ export interface MailTransport {
     html: string;
     id: number;
     messageId: string;
-    /** Aborts the send (its connection closed) when it is past its deadline. */
+    /** Aborts the send (its connection closed): its claim lost or about to lapse, or the send past `sendLimitMs`. */
     signal?: AbortSignal;
   }): Promise<void>;
   describe: string;
@@ -79,12 +79,13 @@ export function writeDurably(path: string, data: Buffer | string) {
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
-    // Bounded waits per phase; the whole send is bounded by its deadline (the signal, see `sendDeadlineMs`).
+    // Bounded waits per phase (the answer to a message's end included: a server may scan it first); the whole send
+    // is bounded by `sendLimitMs` and by its claim (the signal, see `deliverDueEmails`).
     const transporter: Transporter = nodemailer.createTransport({
       url: smtpUrl,
       connectionTimeout: 5_000,
       greetingTimeout: 5_000,
-      socketTimeout: 10_000,
+      socketTimeout: 60_000,
     });
     return {
       describe: `SMTP ${new URL(smtpUrl).host}`,
@@ -114,12 +115,13 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
 export const defaultLeaseMs = 30_000;
 
 /**
- * How long one send may take, all of it (connection, each command, the message): a third of the lease. A claim is
- * renewed every third of its lease (`whileClaimed`), so a send starts with at least two thirds left and ends, or is
- * aborted with its connection closed, a third before the claim could lapse and another instance send it again (a
- * mail server answering each command just inside its timeout once made one send outlast the lease).
+ * How long one send may take, all of it (connection, each command, the message and the answer to its end). RFC 5321
+ * (4.5.3.2) has a client wait minutes for an answer, up to 10 for the one to a message's end, which a server gives
+ * once it has scanned the message: a client that hangs up sooner leaves a server that delivers it all the same, and
+ * the email went again at its next attempt (a server slow at every command never got an email once: each send was
+ * cut at a third of the lease). The claim is held meanwhile (`holdClaim`), so no other instance sends it.
  */
-export const sendDeadlineMs = (leaseMs: number) => Math.floor(leaseMs / 3);
+export const sendLimitMs = 180_000;
 
 /**
  * One Message-ID per queued email, the same on every attempt: a mail system that receives it twice (a worker died
@@ -147,21 +149,26 @@ export async function deliverDueEmails(
   let lastError: string | undefined;
   const notRecorded: number[] = [];
   for await (const email of whileClaimed(db, 'email_outbox', due, { leaseMs, holder, claimedAt: now.getTime() })) {
+    // Held for as long as the send takes; aborted, its connection closed, before another instance could take it.
+    const claim = holdClaim(db, 'email_outbox', email, { leaseMs, holder });
     try {
       const { id, to_address: to, subject, body_text: text } = email;
       // The HTML part is made now, from the text: a new request writes the text alone (see contentFromText).
       const { html } = renderEmail(contentFromText(subject, text));
-      const signal = AbortSignal.timeout(sendDeadlineMs(leaseMs));
+      const signal = AbortSignal.any([claim.signal, AbortSignal.timeout(sendLimitMs)]);
       await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from), signal });
     } catch (error) {
-      lastError = String(error).slice(0, 500);
+      claim.release();
+      // An abort says why in its cause (the claim lost, or the send too long).
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      lastError = `${String(error)}${cause}`.slice(0, 500);
       const attempts = email.attempts + 1;
       const givenUp = attempts >= maxAttempts;
       await db
         .updateTable('email_outbox')
         .set({
           attempts,
-          last_error: String(error).slice(0, 500),
+          last_error: lastError,
           next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
           failed_at: givenUp ? now.toISOString() : null,
           claimed_until: null,
@@ -171,6 +178,7 @@ export async function deliverDueEmails(
         .execute();
       continue;
     }
+    claim.release();
     // Sent: marked so, tried again while the database is away, so that it is not sent twice.
     const recorded = await recordSurely(
       () =>
