@@ -39,7 +39,13 @@ test.describe('prerendered pages', () => {
       // (issue 79: nothing of the federation runtime, no remote entry). The start script, the body's last element,
       // evaluates them once the page has painted: React's chunk and the shared modules' module first, one per task.
       const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((link) => link[1]!);
-      const links = html.match(/<\/div>\s*((?:<link rel="modulepreload"[^>]+\/>)+)<script data-entry=/)?.[1];
+      // The first paint waits for the whole of the markup: the head's `rel=expect` names the empty element after it.
+      const markupEnd = html.match(/<link rel="expect" href="#([a-z-]+)" blocking="render" \/>/)?.[1];
+      const links = html.match(
+        new RegExp(
+          `</div><template id="${markupEnd}"></template>\\s*((?:<link rel="modulepreload"[^>]+/>)+)<script data-entry=`,
+        ),
+      )?.[1];
       expect(links?.match(/<link /g)).toHaveLength(preloads.length);
       const start = html.match(/<script data-entry="([^"]+)" data-first="([^"]+)">[^<]+<\/script>\s*<\/body>/);
       expect(start?.[1]).toMatch(/^\/assets\/index-[^"]+\.js$/);
