@@ -16,7 +16,7 @@ import { chromiumArgs, chromiumPath } from '../chromium.ts';
 import { examplePagePaths } from '../example-pages.ts';
 import { firstContentfulPaint, phonePage } from '../phone.ts';
 import { startSite, waitFor } from './site.ts';
-import { median, ratioInterval } from './stats.ts';
+import { median, ratioInterval, seededRandom } from './stats.ts';
 
 const port = Number(process.env.CONTENT_PORT ?? 4360);
 const runs = Number(process.env.CONTENT_RUNS ?? 21);
@@ -29,8 +29,7 @@ const kinds = ['floor', 'site', 'content'] as const;
 type Kind = (typeof kinds)[number];
 
 /** A seeded order, so that a run can be repeated load for load. */
-let seed = 79;
-const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+const random = seededRandom(79);
 const shuffled = <T>(items: readonly T[]) =>
   items
     .map((item) => [random(), item] as const)

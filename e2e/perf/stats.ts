@@ -8,6 +8,12 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** A seeded draw in [0, 1) (Park and Miller's generator): the same seed, the same draws, so that a run can be repeated. */
+export function seededRandom(seed: number) {
+  let state = seed;
+  return () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647;
+}
+
 /**
  * How far this run's noise reaches for a route's figure against the floor's (`compare` of the two medians): its 5th
  * and 95th percentiles over 2,000 resamples of the route's loads, each drawn with the floor's load of its round
@@ -19,8 +25,7 @@ function resampledInterval(
   compare: (site: number, floor: number) => number,
 ): [number, number] {
   if (pairs.length === 0) return [Number.NaN, Number.NaN];
-  let seed = 20_261_202;
-  const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+  const random = seededRandom(20_261_202);
   const figures = Array.from({ length: 2000 }, () => {
     const sample = pairs.map(() => pairs[Math.floor(random() * pairs.length)]!);
     return compare(median(sample.map(([site]) => site)), median(sample.map(([, floor]) => floor)));

@@ -1,7 +1,48 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { expect, test } from './support.ts';
+
+interface Shift {
+  value: number;
+  at: number;
+  moved: string[];
+}
+
+/**
+ * In the page, before its first byte: every layout shift not caused by input, with what moved (its element, from where
+ * to where) and when, so that a failure says what to look at.
+ */
+function watchLayoutShifts() {
+  const shifts: Shift[] = [];
+  (window as unknown as { layoutShifts: typeof shifts }).layoutShifts = shifts;
+  const rect = ({ x, y, width, height }: DOMRectReadOnly) =>
+    `${Math.round(x)},${Math.round(y)} ${Math.round(width)}x${Math.round(height)}`;
+  const named = (node: Node | null) =>
+    node instanceof Element
+      ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`
+      : String(node?.nodeName);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & {
+      value: number;
+      hadRecentInput: boolean;
+      sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+    })[]) {
+      if (entry.hadRecentInput) continue;
+      shifts.push({
+        value: entry.value,
+        at: Math.round(entry.startTime),
+        moved: entry.sources.map(
+          (source) => `${named(source.node)} ${rect(source.previousRect)} -> ${rect(source.currentRect)}`,
+        ),
+      });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+const layoutShiftsOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { layoutShifts: Shift[] }).layoutShifts);
 
 /**
  * Nothing on the landing page moves by itself while it loads and hydrates (CLS below 0.01, Google's "good" is 0.1),
@@ -15,40 +56,12 @@ for (const width of widths) {
     test(`/ at ${width} px (${reducedMotion} motion): no layout shift while it loads`, async ({ browser }) => {
       const context = await browser.newContext({ viewport: { width, height: 800 }, reducedMotion });
       const page = await context.newPage();
-      await page.addInitScript(() => {
-        // Each shift with what moved (its element, from where to where) and when: a failure says what to look at.
-        const shifts: { value: number; at: number; moved: string[] }[] = [];
-        (window as unknown as { layoutShifts: typeof shifts }).layoutShifts = shifts;
-        const rect = ({ x, y, width, height }: DOMRectReadOnly) =>
-          `${Math.round(x)},${Math.round(y)} ${Math.round(width)}x${Math.round(height)}`;
-        const named = (node: Node | null) =>
-          node instanceof Element
-            ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''}`
-            : String(node?.nodeName);
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & {
-            value: number;
-            hadRecentInput: boolean;
-            sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
-          })[]) {
-            if (entry.hadRecentInput) continue;
-            shifts.push({
-              value: entry.value,
-              at: Math.round(entry.startTime),
-              moved: entry.sources.map(
-                (source) => `${named(source.node)} ${rect(source.previousRect)} -> ${rect(source.currentRect)}`,
-              ),
-            });
-          }
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await page.addInitScript(watchLayoutShifts);
       await page.goto('/');
       await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
       // Past the carousel's first move by itself (autoplay, 3 s after it starts) and anything late.
       await page.waitForTimeout(3_500);
-      const shifts = await page.evaluate(
-        () => (window as unknown as { layoutShifts: { value: number; at: number; moved: string[] }[] }).layoutShifts,
-      );
+      const shifts = await layoutShiftsOf(page);
       const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
       const said = shifts.map((shift) => `${shift.value.toFixed(4)} at ${shift.at} ms: ${shift.moved.join('; ')}`);
       expect(total, `layout shifts: ${said.join(' | ') || 'none'}`).toBeLessThan(0.01);
@@ -86,24 +99,20 @@ test('/ at 375 px: the first paint waits for the whole of the page’s markup, h
   const pauseMs = 1_000;
   const site = await pageInTwoParts('Get it on', pauseMs);
   const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) shifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  await page.goto(site.url);
-  const firstPaint = await page.evaluate(
-    () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-  );
-  // Painted half a page (the first store button alone on its line, the second squeezed beside it) before the rest
-  // came, when the first paint waited for the markup's first element rather than its end.
-  expect(firstPaint, 'the first paint came after the second part of the page').toBeGreaterThan(pauseMs);
-  await page.waitForTimeout(500);
-  const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
-  expect(shifts, 'layout shifts').toEqual([]);
-  await context.close();
-  site.close();
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(watchLayoutShifts);
+    await page.goto(site.url);
+    const firstPaint = await page.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    );
+    // Painted half a page (the first store button alone on its line, the second squeezed beside it) before the rest
+    // came, when the first paint waited for the markup's first element rather than its end.
+    expect(firstPaint, 'the first paint came after the second part of the page').toBeGreaterThan(pauseMs);
+    await page.waitForTimeout(500);
+    expect(await layoutShiftsOf(page), 'layout shifts').toEqual([]);
+  } finally {
+    await context.close();
+    site.close();
+  }
 });
