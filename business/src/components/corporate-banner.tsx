@@ -1,13 +1,12 @@
 import { Link } from '@gift/router';
-import { Banner } from '@gift/ui';
+import { Banner, callToActionClass } from '@gift/ui';
 import { corporateBanner } from '../content/shared.content.ts';
-import styles from './business.module.css';
 
 /** The foot-of-page banner; it leads back to the top of /business, also from /business itself. */
 export function CorporateBanner() {
   return (
     <Banner title={corporateBanner.title} text={corporateBanner.text}>
-      <Link className={styles.inverseCta} to={corporateBanner.to}>
+      <Link className={callToActionClass.inverse} to={corporateBanner.to}>
         {corporateBanner.cta}
       </Link>
     </Banner>

@@ -3,6 +3,7 @@ import { businessPageCards, withoutImage } from './shared.content.ts';
 
 export const businessHome = {
   hero: {
+    eyebrow: 'Corporate gifting for every team',
     title: 'Create Memorable Moments for Your Team',
     intro:
       'Corporate gifting for employees, partners and clients: budgets, approvals, events and reports in one app your whole company can use.',
@@ -14,7 +15,7 @@ export const businessHome = {
         id: 'budget-tracking',
         title: 'Budget Tracking',
         description: 'Budgets per event or gift, with spending visible in real time.',
-        icon: 'wallet',
+        icon: 'coins',
       },
       {
         id: 'event-planning',

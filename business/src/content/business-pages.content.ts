@@ -1,4 +1,5 @@
 import type { BusinessPageContent } from './business-page.ts';
+import { budgetsArt, celebrationArt, teamsArt } from './business-art.ts';
 import { businessPageCards, withoutImage } from './shared.content.ts';
 
 const { business, manageTeam: manageTeamCard, budgetTracking: budgetCard, teamGifting: teamCard } = businessPageCards;
@@ -6,6 +7,7 @@ const { business, manageTeam: manageTeamCard, budgetTracking: budgetCard, teamGi
 export const manageTeam = {
   title: 'Manage Teams',
   intro: 'Organise the people you celebrate, and the people who help you do it.',
+  art: teamsArt,
   features: {
     title: 'Everything to run your teams',
     items: [
@@ -47,6 +49,7 @@ export const manageTeam = {
 export const budgetTracking = {
   title: 'Budget Tracking',
   intro: 'Give generously and stay on budget, for every event and every gift.',
+  art: budgetsArt,
   features: {
     title: 'Budgets you can trust',
     items: [
@@ -113,6 +116,7 @@ const teamGiftingFeatures = [
 export const teamGifting = {
   title: 'Simplify Gifting for Teams',
   intro: 'From choosing the gift to getting it approved, team gifting takes minutes, not meetings.',
+  art: celebrationArt,
   features: { title: 'Features', items: [...teamGiftingFeatures] },
   howItWorks: {
     title: 'How It Works',

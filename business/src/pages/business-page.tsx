@@ -1,6 +1,8 @@
 import { sections, site } from '@gift/content';
-import { CardGrid, LinkCardGrid, Section, StoreButtons } from '@gift/ui';
+import { AudienceHero, CardGrid, LinkCardGrid, Section, StoreButtons } from '@gift/ui';
+import { BusinessArt } from '../components/business-art.tsx';
 import { PageFoot } from '../components/page-foot.tsx';
+import { overviewArt } from '../content/business-art.ts';
 import { businessHome } from '../content/business-home.content.ts';
 import styles from '../components/business.module.css';
 
@@ -8,13 +10,16 @@ export function BusinessHomePage() {
   const { hero, features, offers, celebration } = businessHome;
   return (
     <>
-      <section id={sections.getStarted} className={styles.hero} aria-labelledby="business-title">
-        <div className={styles.heroInner}>
-          <h1 id="business-title">{hero.title}</h1>
-          <p>{hero.intro}</p>
-          <StoreButtons links={site.businessApp} centered />
-        </div>
-      </section>
+      <AudienceHero
+        id={sections.getStarted}
+        titleId="business-title"
+        eyebrow={hero.eyebrow}
+        title={hero.title}
+        intro={hero.intro}
+        art={<BusinessArt art={overviewArt} />}
+      >
+        <StoreButtons links={site.businessApp} />
+      </AudienceHero>
       <Section id="features" title={features.title}>
         <CardGrid items={features.items} />
       </Section>

@@ -13,3 +13,6 @@ export * from './store-buttons.tsx';
 export * from './use-reduced-motion.ts';
 export * from './use-scroll-spy.ts';
 export * from './use-hydrated.ts';
+export * from './audience-hero.tsx';
+export * from './product-art.tsx';
+export * from './call-to-action.ts';

@@ -268,6 +268,11 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     )
     // The shell's note for browsers without JavaScript is for pages that need it to show anything.
     .replace(/<noscript>[^<]*<\/noscript>\s*/, '');
+  // The headings' face (tokens.css), asked for with the document's first bytes so that it is there for the first paint.
+  const headingFont = lean.match(/url\((\/assets\/inter-headings-700-[\w-]+\.woff2)\)/)?.[1];
+  const fontPreload = headingFont
+    ? `<link rel="preload" as="font" type="font/woff2" crossorigin href="${escapeAttribute(headingFont)}" />`
+    : '';
 
   const viteManifest = JSON.parse(
     readFileSync(join(root, 'shell', 'dist', '.vite', 'manifest.json'), 'utf8'),
@@ -336,7 +341,8 @@ export async function createPageRenderer(options: { root: string; remotesDir?: s
     return lean
       .replace(
         /<meta charset="UTF-8" \/>/,
-        (charset) => `${charset}\n    <link rel="expect" href="#${markupEnd}" blocking="render" />${preloaded}`,
+        (charset) =>
+          `${charset}\n    <link rel="expect" href="#${markupEnd}" blocking="render" />${preloaded}${fontPreload}`,
       )
       .replace('</head>', `  ${[earlyScriptTag, ...head].join('\n    ')}\n  </head>`)
       .replace(

@@ -15,6 +15,25 @@ export const vendor = {
       'Join the marketplace where people choose gifts for the moments that matter. List your products, receive orders and grow your business.',
     cta: 'Become a vendor',
   },
+  /** The hero's picture: the vendor's shop inside the marketplace, an order coming in, a payout. */
+  shop: {
+    alt: 'A florist’s shop in the marketplace: three bouquets with their prices, a new birthday order for Saturday and this week’s payout of £1,284.50.',
+    name: 'Petal & Stem',
+    kind: 'Florist · Leeds · ★ 4.9',
+    products: [
+      { id: 'spring', name: 'Spring bouquet', price: '£38', tone: 'brand' },
+      { id: 'peony', name: 'Peony box', price: '£52', tone: 'gold' },
+      { id: 'posy', name: 'Thank-you posy', price: '£24', tone: 'teal' },
+    ],
+    order: {
+      title: 'New order',
+      when: 'Just now',
+      item: 'Spring bouquet',
+      detail: 'Birthday · deliver Sat 14 Dec, 10–12',
+      action: 'Accept',
+    },
+    payout: { label: 'Payout sent', detail: 'Every Friday', amount: '£1,284.50' },
+  },
   benefits: {
     title: 'Why partner with us',
     items: [

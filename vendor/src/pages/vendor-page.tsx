@@ -1,6 +1,7 @@
 import { faqEntries, site } from '@gift/content';
 import { goalPing } from '@gift/contracts/field-data';
-import { Banner, CardGrid, ExternalLink, Faq, Section, StepList } from '@gift/ui';
+import { AudienceHero, Banner, callToActionClass, CardGrid, ExternalLink, Faq, Section, StepList } from '@gift/ui';
+import { ShopArt } from '../components/shop-art.tsx';
 import { VendorHeader } from '../components/vendor-header.tsx';
 import { vendor } from '../content/vendor.content.ts';
 import styles from './vendor-page.module.css';
@@ -10,16 +11,17 @@ export function VendorPage() {
   return (
     <>
       <VendorHeader />
-      <section className={styles.hero} aria-labelledby="vendor-title">
-        <div className={styles.heroInner}>
-          <p className={styles.eyebrow}>{hero.eyebrow}</p>
-          <h1 id="vendor-title">{hero.title}</h1>
-          <p>{hero.intro}</p>
-          <ExternalLink className={styles.cta} href={site.portal.register} ping={goalPing('portal-click')}>
-            {hero.cta}
-          </ExternalLink>
-        </div>
-      </section>
+      <AudienceHero
+        titleId="vendor-title"
+        eyebrow={hero.eyebrow}
+        title={hero.title}
+        intro={hero.intro}
+        art={<ShopArt />}
+      >
+        <ExternalLink className={callToActionClass.primary} href={site.portal.register} ping={goalPing('portal-click')}>
+          {hero.cta}
+        </ExternalLink>
+      </AudienceHero>
       <Section title={benefits.title}>
         <CardGrid items={benefits.items} />
       </Section>
@@ -48,7 +50,7 @@ export function VendorPage() {
         <Faq items={faqEntries} />
       </Section>
       <Banner title={banner.title} text={banner.text}>
-        <ExternalLink className={styles.inverseCta} href={site.portal.register} ping={goalPing('portal-click')}>
+        <ExternalLink className={callToActionClass.inverse} href={site.portal.register} ping={goalPing('portal-click')}>
           {banner.cta}
         </ExternalLink>
       </Banner>

@@ -1,8 +1,0 @@
-declare module 'subset-font' {
-  /** Subsets (and converts) a font: https://github.com/papandreou/subset-font */
-  export default function subsetFont(
-    font: Buffer,
-    text: string,
-    options?: { targetFormat?: 'sfnt' | 'woff' | 'woff2' | 'truetype'; variationAxes?: Record<string, number> },
-  ): Promise<Buffer>;
-}
