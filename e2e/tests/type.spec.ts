@@ -1,11 +1,14 @@
 import type { Page } from '@playwright/test';
+import { firstContentfulPaint, phonePage } from '../phone.ts';
 import { expect, test } from './support.ts';
 
 /**
- * The brand's typeface is the site's own file. A new visitor's first page is set in a local font scaled to its
- * metrics and becomes interactive before the file is asked for (a slow phone's line carries what hydration needs
- * first); that page keeps the local font, so nothing moves, and the next page opened uses the brand font. A page
- * loaded later takes the file from the browser's cache and uses it from its start. Without scripts it is used at once.
+ * The brand's typeface is the site's own two files. The headings' face (Inter at 700, 8 KiB) is preloaded by every
+ * page, so that a first visit's headings are the brand's from the first paint. The body of a new visitor's first page
+ * is set in a local font scaled to Inter's metrics and becomes interactive before the whole family is asked for (a
+ * slow phone's line carries what hydration needs first); that page keeps the local font for its body, so nothing
+ * moves, and the next page opened uses the brand font. A page loaded later takes the file from the browser's cache
+ * and uses it from its start. Without scripts it is used at once.
  */
 
 /** The font files this document fetched: when each was asked for, and the bytes that came over the network. */
@@ -30,6 +33,22 @@ const brandFontFetched = (page: Page) => page.waitForFunction(() => localStorage
 
 const fontOf = (page: Page, name: string) =>
   page.getByRole('heading', { level: 1, name }).evaluate((element) => getComputedStyle(element).fontFamily);
+const bodyFontOf = (page: Page) => page.evaluate(() => getComputedStyle(document.body).fontFamily);
+
+const headingsFace = /^\/assets\/inter-headings-700-[\w-]+\.woff2$/;
+const wholeFamily = /^\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/;
+
+/** The faces the browser drew an element's text with, as Chromium's DevTools name them. */
+async function platformFontsOf(page: Page, selector: string) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  await cdp.detach();
+  return fonts.map((font) => font.familyName);
+}
 
 test('a new visitor’s page is interactive before the font is asked for, keeps its font, and the next page has it', async ({
   page,
@@ -48,19 +67,23 @@ test('a new visitor’s page is interactive before the font is asked for, keeps 
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await page.goto('/privacy');
-  expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
-  // Interactive (goto waited for it): the file is asked for now, once, and the page stays as it was painted.
+  // One font preloaded: the headings' face. The whole family is asked for once the page is interactive (goto waited
+  // for it), once, and the page's body stays in the font it was painted in.
+  expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(1);
   await brandFontFetched(page);
-  expect(asked).toEqual([expect.stringMatching(/^\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/)]);
+  expect(asked).toEqual([expect.stringMatching(headingsFace), expect.stringMatching(wholeFamily)]);
   expect(await fontLoads(page)).toEqual([
-    { path: asked[0], transferSize: expect.any(Number), askedBeforeHydration: false },
+    { path: asked[0], transferSize: expect.any(Number), askedBeforeHydration: true },
+    { path: asked[1], transferSize: expect.any(Number), askedBeforeHydration: false },
   ]);
-  expect(await fontOf(page, 'Privacy Policy')).toMatch(/^"Inter fallback"/);
+  expect(await fontOf(page, 'Privacy Policy')).toMatch(/^"Inter Headings"/);
+  expect(await bodyFontOf(page)).toMatch(/^"Inter fallback"/);
   expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
 
   await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
-  await expect.poll(() => fontOf(page, 'Terms & Conditions')).toMatch(/^"Inter Variable"/);
-  expect(asked).toHaveLength(1);
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
+  await expect.poll(() => bodyFontOf(page)).toMatch(/^"Inter Variable"/);
+  expect(asked).toHaveLength(2);
 });
 
 test('a page loaded later uses the font from its start, from the browser’s cache', async ({ page }) => {
@@ -71,7 +94,7 @@ test('a page loaded later uses the font from its start, from the browser’s cac
   await expect(page.locator('html[data-font]')).toBeAttached();
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
   await brandFontLoaded(page);
-  const [load, ...more] = await fontLoads(page);
+  const [load, ...more] = (await fontLoads(page)).filter((font) => wholeFamily.test(font.path));
   expect(more).toEqual([]);
   expect(load!.askedBeforeHydration, 'asked for as the page started').toBe(true);
   expect(load!.transferSize, 'bytes over the network for the font on the second page').toBe(0);
@@ -81,6 +104,38 @@ test('without scripts the page is set in the brand font', async ({ browser }) =>
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/privacy', { waitUntil: 'load' });
-  await expect.poll(() => fontOf(page, 'Privacy Policy')).toMatch(/^"Inter Variable"/);
+  await expect.poll(() => bodyFontOf(page)).toMatch(/^"Inter Variable"/);
   await context.close();
 });
+
+for (const path of ['/', '/vendor', '/business']) {
+  test(`a first visit to ${path} on a phone paints its h1 in Inter, and nothing moves when the fonts come`, async ({
+    browser,
+  }) => {
+    const page = await phonePage(browser);
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(path, { waitUntil: 'commit' });
+    const paint = await firstContentfulPaint(page);
+    // The headings' face had come when the page first painted: the h1 was never drawn in another.
+    const headingsFaceEnd = await page.evaluate(
+      () =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) =>
+          entry.name.includes('/inter-headings-700-'),
+        )?.responseEnd,
+    );
+    expect(headingsFaceEnd, 'the headings’ face, in before the first paint').toBeLessThan(paint);
+    expect(await platformFontsOf(page, 'h1')).toEqual(['Inter']);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    await brandFontFetched(page);
+    await page.waitForTimeout(500);
+    expect(await platformFontsOf(page, 'h1')).toEqual(['Inter']);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    await page.context().close();
+  });
+}

@@ -38,8 +38,10 @@ describe('DeletionRequestForm', () => {
   it('starts empty with an empty live status region', () => {
     render(<DeletionRequestForm />);
     expect(screen.getByLabelText('Full Name')).toHaveValue('');
-    // Only the email and the reason are asked for: the browser must not stop a request without a name (issue 78).
-    expect(screen.getByLabelText('Full Name')).not.toBeRequired();
+    // Marked required for the browser, as spec section 5 says; the product's own check is the email's and the reason's.
+    expect(screen.getByLabelText('Full Name')).toBeRequired();
+    expect(screen.getByLabelText('Email Address')).not.toBeRequired();
+    expect(screen.getByLabelText('Reason for Deleting')).not.toBeRequired();
     expect(screen.getByLabelText('Email Address')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Reason for Deleting')).toHaveAttribute('rows', '4');
     expect(status()).toHaveAttribute('aria-live', 'polite');

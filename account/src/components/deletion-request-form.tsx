@@ -52,9 +52,9 @@ function useFieldsAsShown(returned: DeletionFormValues | undefined): DeletionFor
 }
 
 /**
- * Spec section 4: empty, failed check, success (fields cleared), server or network failure (fields kept). Only the
- * email and the reason are asked for (spec section 5): the name is not `required`, so the browser neither stops a
- * request without one nor shows its own bubble over the spec's "Please fill in all fields." (issue 78).
+ * Spec section 4: empty, failed check, success (fields cleared), server or network failure (fields kept). The
+ * product's own check asks for the email and the reason ("Please fill in all fields."); the name is marked required
+ * for the browser alone, as spec section 5 says (issue 89), so the browser asks for it before the form is sent.
  * The form works before the page's scripts run and without them: its fields are uncontrolled, so what is typed
  * before hydration stays, and it posts natively to the API, which answers on this page (see `useActionData`).
  * Once hydrated, it sends JSON with `fetch` and answers inline, as the spec says.
@@ -107,7 +107,7 @@ export function DeletionRequestForm() {
       >
         <div className={styles.field}>
           <label htmlFor={`${id}-name`}>{labels.name}</label>
-          <input id={`${id}-name`} name="name" autoComplete="name" defaultValue={typed?.name} />
+          <input id={`${id}-name`} name="name" autoComplete="name" required defaultValue={typed?.name} />
         </div>
         <div className={styles.field}>
           <label htmlFor={`${id}-email`}>{labels.email}</label>
@@ -117,7 +117,7 @@ export function DeletionRequestForm() {
           <label htmlFor={`${id}-reason`}>{labels.reason}</label>
           <textarea id={`${id}-reason`} name="reason" rows={4} defaultValue={typed?.reason} />
         </div>
-        <Button className={styles.submit} type="submit" disabled={sending} aria-busy={sending}>
+        <Button variant="danger" className={styles.submit} type="submit" disabled={sending} aria-busy={sending}>
           {deleteAccount.submit}
         </Button>
       </form>

@@ -6,9 +6,11 @@ export function DeleteAccountPage() {
   const { whatHappensNext } = deleteAccount;
   return (
     <div className={styles.page}>
-      <h1>{deleteAccount.title}</h1>
-      <p className={styles.intro}>{deleteAccount.intro}</p>
-      <p>{deleteAccount.emailNote}</p>
+      <div className={styles.heading}>
+        <h1>{deleteAccount.title}</h1>
+        <p className={styles.intro}>{deleteAccount.intro}</p>
+        <p>{deleteAccount.emailNote}</p>
+      </div>
       <div className={styles.card}>
         <DeletionRequestForm />
       </div>

@@ -21,6 +21,14 @@ describe('scrollToWhenRendered', () => {
     expect(scrolled).toEqual(['faqs']);
   });
 
+  it('moves focus to the section, so that the next Tab goes on from there', () => {
+    document.body.innerHTML = '<a href="#faqs">FAQs</a><section id="faqs"><a href="/x">x</a></section>';
+    document.querySelector<HTMLAnchorElement>('a')!.focus();
+    scrollToWhenRendered('faqs');
+    expect(document.activeElement).toBe(document.getElementById('faqs'));
+    expect(document.getElementById('faqs')).toHaveAttribute('tabindex', '-1');
+  });
+
   it('waits for a section that a remote renders later, then scrolls to it once', async () => {
     scrollToWhenRendered('features');
     expect(scrolled).toEqual([]);

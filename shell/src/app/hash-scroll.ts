@@ -1,13 +1,19 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 
-/** Scrolls to the element with `id` once it exists: remote content renders after the route does. */
+/**
+ * Scrolls to the element with `id` once it exists (remote content renders after the route does), and moves focus to
+ * it, as following a link to a fragment does without scripts: the next Tab goes on from that section, not from the
+ * link that led there (in a menu that has closed since) or the top of the page.
+ */
 export function scrollToWhenRendered(id: string, timeoutMs = 8000): () => void {
   const scroll = () => {
     const target = document.getElementById(id);
     if (!target) return false;
     // The sticky header is accounted for by `scroll-padding-top` on <html>.
     target.scrollIntoView({ block: 'start' });
+    if (!target.matches('a[href], button, input, select, textarea, [tabindex]')) target.tabIndex = -1;
+    target.focus({ preventScroll: true });
     return true;
   };
   if (scroll()) return () => {};

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
+import { useFocusAfterNavigation } from './focus-return.ts';
 
 /**
- * After a client-side navigation, moves focus to the start of the new page and announces its title,
- * as a full page load would for screen reader users.
+ * After a client-side navigation, announces the new page's title and moves focus to its start, as a full page load
+ * would for screen reader users; back to a page left by a link, to that link (`useFocusAfterNavigation`).
  */
 export function RouteAnnouncer({ title, mainId }: { title: string; mainId: string }) {
   const location = useLocation();
@@ -14,8 +15,8 @@ export function RouteAnnouncer({ title, mainId }: { title: string; mainId: strin
     if (previousPath.current === location.pathname) return;
     previousPath.current = location.pathname;
     setAnnouncement(title);
-    if (!location.hash) document.getElementById(mainId)?.focus({ preventScroll: true });
-  }, [location.pathname, location.hash, title, mainId]);
+  }, [location.pathname, title]);
+  useFocusAfterNavigation(useCallback(() => document.getElementById(mainId)?.focus({ preventScroll: true }), [mainId]));
 
   return (
     <div className="visually-hidden" aria-live="polite" aria-atomic="true">

@@ -4,12 +4,15 @@ import { brandFontKey } from '@gift/federation';
 /**
  * The one script in a page's head, run before anything paints: what the page's markup does natively it leaves to
  * the browser; it only closes an open menu popover when one of its items is pressed, which HTML cannot do for a
- * link to a section of the same page (once hydrated, the header does the same). And a browser that has the brand
+ * link to a section of the same page (once hydrated, the header does the same), and when focus moves out of it (Tab
+ * from its last item; a popover that stayed open would cover the page the focus went to). And a browser that has the brand
  * font from an earlier page uses it from the first paint (tokens.css, shell/src/app/brand-font.ts).
  */
 export const earlyScript =
   "document.addEventListener('click',function(e){var m=e.target.closest&&e.target.closest('[popover]');" +
   "if(m&&e.target.closest('a')&&m.matches(':popover-open'))m.hidePopover()});" +
+  "document.addEventListener('focusin',function(e){var t=e.target;document.querySelectorAll('[popover]').forEach(" +
+  "function(m){if(m.matches(':popover-open')&&!m.contains(t)&&t.popoverTargetElement!==m)m.hidePopover()})});" +
   `try{if(localStorage.getItem('${brandFontKey}'))document.documentElement.dataset.font=''}catch(e){}`;
 
 /** The Content-Security-Policy source that allows exactly one inline script and no other. */
