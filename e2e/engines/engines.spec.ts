@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
+import { axeInPage } from '../axe.ts';
 import { examplePagePaths } from '../example-pages.ts';
 import { brandFontKey } from '@gift/federation';
 import { baseURL } from '../playwright.config.ts';
@@ -14,8 +15,9 @@ import { probeProxy } from './probe-proxy.ts';
 /**
  * The journeys that matter in Firefox and WebKit too (docs/testing.md says which and why): every route at 375 and
  * 1280 px loads, hydrates without an error and looks as it does in Chromium; client-side links between remotes land at
- * the top with focus on the page, and back comes back; a late brand font taken up by the next page; the deletion
- * form's three outcomes; the carousels' pause; a tampered remote file refused. Each engine through a proxy that keeps the page's errors (probe-proxy.ts).
+ * the top with focus on the page, and back comes back; a late brand font taken up by the next page; a first visit's
+ * headings in the brand's face; the dark theme, with axe; the deletion form's three outcomes; the carousels' pause; a
+ * tampered remote file refused. Each engine through a proxy that keeps the page's errors (probe-proxy.ts).
  */
 const sizes = [
   { width: 375, height: 740 },
@@ -141,6 +143,67 @@ for (const engine of engineNames) {
         expect(await errors()).toEqual([]);
       } finally {
         slow.close();
+      }
+    });
+
+    test('a first visit to /, /vendor and /business paints the h1 in the brand’s face', async () => {
+      test.setTimeout(90_000);
+      await page.setSize(375, 740);
+      for (const path of ['/', '/vendor', '/business']) {
+        // An origin of its own for each: nothing of the site in the cache, as on a first visit.
+        const fresh = await probeProxy(Number(new URL(baseURL).port));
+        try {
+          await page.goto(`${fresh.url}${path}`);
+          await ready();
+          const seen = await page.evaluate<{ paint?: number; faceEnd?: number; family: string; loaded: boolean }>(
+            `(() => {
+              const face = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/inter-headings-700-'));
+              return {
+                paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+                faceEnd: face?.responseEnd,
+                family: getComputedStyle(document.querySelector('h1')).fontFamily,
+                loaded: document.fonts.check('700 32px "Inter Headings"'),
+              };
+            })()`,
+          );
+          // The face first in the h1's family, and in before the page first painted: never drawn in another.
+          expect(seen.family, path).toMatch(/^"?Inter Headings"?,/);
+          expect(seen.loaded, path).toBe(true);
+          expect(seen.faceEnd, `${path}: the headings' face, asked for from the head`).toBeDefined();
+          expect(seen.paint, `${path}: first contentful paint`).toBeDefined();
+          expect(seen.faceEnd!, `${path}: the face in before the first paint`).toBeLessThan(seen.paint!);
+          expect(await errors()).toEqual([]);
+        } finally {
+          fresh.close();
+        }
+      }
+    });
+
+    test('in the dark theme every route at 375 and 1280 px is dark and axe finds nothing', async () => {
+      test.setTimeout(300_000);
+      const dark = await openEngine(engine, 'dark');
+      const axe = axeInPage();
+      try {
+        const problems: string[] = [];
+        for (const { width, height } of sizes) {
+          await dark.setSize(width, height);
+          for (const path of examplePagePaths) {
+            await dark.goto(at(path));
+            await dark.waitFor(`document.documentElement.dataset.ready === 'true'`, `${path} to hydrate`, 30_000);
+            const look = await dark.evaluate<{ dark: boolean; canvas: string }>(
+              `({ dark: matchMedia('(prefers-color-scheme: dark)').matches, canvas: getComputedStyle(document.body).backgroundColor })`,
+            );
+            expect(look, `${path} at ${width} px`).toEqual({ dark: true, canvas: 'rgb(20, 16, 26)' });
+            await dark.evaluate(axe);
+            await dark.waitFor('window.__axe !== undefined', `axe on ${path}`, 60_000);
+            problems.push(
+              ...(await dark.evaluate<string[]>('window.__axe')).map((line) => `${path} at ${width} px: ${line}`),
+            );
+          }
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await dark.close();
       }
     });
 

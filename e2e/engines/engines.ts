@@ -50,14 +50,19 @@ async function poll(check: () => Promise<unknown>, what: string, timeoutMs: numb
   }
 }
 
-async function firefoxPage(): Promise<EnginePage> {
+async function firefoxPage(scheme: Scheme): Promise<EnginePage> {
   const browser: Browser = await launch({
     browser: 'firefox',
     executablePath: enginePaths.firefox,
     protocol: 'webDriverBiDi',
     headless: true,
     // Reduced motion; scrollbars over the page, as Chromium's and WebKit's are here (a page as wide as the window).
-    extraPrefsFirefox: { 'ui.prefersReducedMotion': 1, 'ui.useOverlayScrollbars': 1 },
+    // The theme the pages are asked for: 0 dark, 1 light.
+    extraPrefsFirefox: {
+      'ui.prefersReducedMotion': 1,
+      'ui.useOverlayScrollbars': 1,
+      'layout.css.prefers-color-scheme.content-override': scheme === 'dark' ? 0 : 1,
+    },
   });
   const page: Page = await browser.newPage();
   return {
@@ -84,7 +89,7 @@ const freePort = () =>
     });
   });
 
-async function webkitPage(): Promise<EnginePage> {
+async function webkitPage(scheme: Scheme): Promise<EnginePage> {
   // An X server and GTK settings of its own: animations off is what WebKitGTK reports as prefers-reduced-motion.
   const home = mkdtempSync(join(tmpdir(), 'webkit-'));
   mkdirSync(join(home, 'gtk-3.0'), { recursive: true });
@@ -106,7 +111,11 @@ async function webkitPage(): Promise<EnginePage> {
       .usingServer(`http://127.0.0.1:${port}`)
       .withCapabilities({
         browserName: 'MiniBrowser',
-        'webkitgtk:browserOptions': { binary: enginePaths.miniBrowser, args: ['--automation', '--full-screen'] },
+        'webkitgtk:browserOptions': {
+          binary: enginePaths.miniBrowser,
+          // MiniBrowser's dark mode is what the pages see as prefers-color-scheme: dark.
+          args: ['--automation', '--full-screen', ...(scheme === 'dark' ? ['--dark-mode'] : [])],
+        },
       })
       .build();
   } catch (error) {
@@ -184,4 +193,8 @@ export function isBlank(png: Buffer) {
   return true;
 }
 
-export const openEngine = (engine: EngineName) => (engine === 'firefox' ? firefoxPage() : webkitPage());
+/** The colour scheme the engine asks pages for (`prefers-color-scheme`). */
+export type Scheme = 'light' | 'dark';
+
+export const openEngine = (engine: EngineName, scheme: Scheme = 'light') =>
+  engine === 'firefox' ? firefoxPage(scheme) : webkitPage(scheme);

@@ -10,16 +10,18 @@ async function open(page: Page, path: string) {
 }
 
 for (const width of [375, 1280]) {
-  test.describe(`axe at ${width} px`, () => {
-    test.use({ viewport: { width, height: 800 } });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test.describe(`axe at ${width} px, ${colorScheme}`, () => {
+      test.use({ viewport: { width, height: 800 }, colorScheme });
 
-    for (const path of [...examplePagePaths, '/no-such-page']) {
-      test(`${path} has no WCAG 2.2 AA violations`, async ({ page }) => {
-        await open(page, path);
-        expect(await violations(page)).toEqual([]);
-      });
-    }
-  });
+      for (const path of [...examplePagePaths, '/no-such-page']) {
+        test(`${path} has no WCAG 2.2 AA violations`, async ({ page }) => {
+          await open(page, path);
+          expect(await violations(page)).toEqual([]);
+        });
+      }
+    });
+  }
 }
 
 test.describe('axe in every state', () => {

@@ -11,8 +11,8 @@ import { baseURL } from '../playwright.config.ts';
 import { expect, test } from './support.ts';
 
 /**
- * Pixels under test: every route at a phone's and a laptop's width, and every email, compared with the committed
- * baselines in `__screenshots__`. Motion is paused (reduced motion, CSS animations finished) and the brand font is
+ * Pixels under test: every route at a phone's and a laptop's width in the light and the dark theme, and every email,
+ * compared with the committed baselines in `__screenshots__`. Motion is paused (reduced motion, CSS animations finished) and the brand font is
  * loaded and used, so what differs is what a release changed. To accept a change on purpose, see docs/testing.md.
  */
 const widths = [375, 1280];
@@ -61,27 +61,29 @@ async function readTheCardToItsEnd(page: Page) {
 const nameOf = (path: string) => (path === '/' ? 'home' : path.slice(1).replaceAll('/', '-').replace(/_.*/, ''));
 
 for (const width of widths) {
-  test.describe(`at ${width} px`, () => {
-    test.use({ viewport: { width, height: 800 }, reducedMotion: 'reduce' });
-    // A full page at 1280 px is taken twice and compared: seconds each on a busy 2-core machine.
-    test.describe.configure({ timeout: 60_000 });
+  for (const scheme of ['light', 'dark'] as const) {
+    test.describe(`at ${width} px, ${scheme}`, () => {
+      test.use({ viewport: { width, height: 800 }, reducedMotion: 'reduce', colorScheme: scheme });
+      // A full page at 1280 px is taken twice and compared: seconds each on a busy 2-core machine.
+      test.describe.configure({ timeout: 60_000 });
 
-    for (const path of [...examplePagePaths, '/no-such-page']) {
-      test(`${path} looks as it did`, async ({ page }) => {
-        await page.goto(path);
-        await revealEverything(page);
-        if (path === '/test') await readTheCardToItsEnd(page);
-        await expect(page).toHaveScreenshot(`${nameOf(path)}-${width}.png`, {
-          fullPage: true,
-          animations: 'disabled',
-          caret: 'hide',
-          // Identical run to run here; one character more in a heading differs by 1,700 pixels or more.
-          maxDiffPixels: 150,
-          timeout: 20_000,
+      for (const path of [...examplePagePaths, '/no-such-page']) {
+        test(`${path} looks as it did`, async ({ page }) => {
+          await page.goto(path);
+          await revealEverything(page);
+          if (path === '/test') await readTheCardToItsEnd(page);
+          await expect(page).toHaveScreenshot(`${nameOf(path)}-${width}${scheme === 'dark' ? '-dark' : ''}.png`, {
+            fullPage: true,
+            animations: 'disabled',
+            caret: 'hide',
+            // Identical run to run here; one character more in a heading differs by 1,700 pixels or more.
+            maxDiffPixels: 150,
+            timeout: 20_000,
+          });
         });
-      });
-    }
-  });
+      }
+    });
+  }
 }
 
 /**

@@ -21,7 +21,7 @@ export function BusinessHomePage() {
         <StoreButtons links={site.businessApp} />
       </AudienceHero>
       <Section id="features" title={features.title}>
-        <CardGrid items={features.items} />
+        <CardGrid items={features.items} look="list" />
       </Section>
       <Section title={offers.title}>
         <LinkCardGrid items={offers.items} />

@@ -65,13 +65,30 @@ export function Features() {
               </li>
             ))}
           </ul>
-          <ResizingPanel id="feature-panel" className={styles.panel} contentKey={feature.id}>
-            <div className={styles.panelIcon}>
-              <Icon name={feature.icon} size={36} />
+          <div className={styles.stage}>
+            <ResizingPanel id="feature-panel" className={styles.panel} contentKey={feature.id}>
+              <div className={styles.panelIcon}>
+                <Icon name={feature.icon} size={32} />
+              </div>
+              <h3>{feature.title}</h3>
+              <p>{feature.description}</p>
+            </ResizingPanel>
+            {/* The app's screen where the feature happens: all five in place, the active one shown, so that a change
+                never waits for a picture (none is asked for on a phone, where there is no room for them). */}
+            <div className={styles.screens}>
+              {items.map((item, index) => (
+                <img
+                  key={item.id}
+                  src={item.screen}
+                  alt=""
+                  width={300}
+                  height={560}
+                  loading="lazy"
+                  data-active={index === active}
+                />
+              ))}
             </div>
-            <h3>{feature.title}</h3>
-            <p>{feature.description}</p>
-          </ResizingPanel>
+          </div>
         </div>
         <div className={styles.triggers} aria-hidden="true">
           {items.map((item, index) => (

@@ -1,5 +1,5 @@
 import { site } from '@gift/content';
-import { StoreButtons, useHydrated } from '@gift/ui';
+import { ArtCard, ArtPill, ArtRow, Icon, ProductArt, StoreButtons, useHydrated } from '@gift/ui';
 import { useDeferredValue, useMemo } from 'react';
 import { preload } from 'react-dom';
 import { landing } from '../content/landing.content.ts';
@@ -98,7 +98,15 @@ export function Hero() {
           <StoreButtons links={site.consumerApp} centered />
         </div>
       </div>
-      <Gallery playing={playing} />
+      <div className={styles.stage}>
+        <Gallery playing={playing} />
+        <ProductArt label={hero.onItsWay.alt} plain className={styles.onItsWay}>
+          <ArtCard title={hero.onItsWay.title} meta={hero.onItsWay.when}>
+            <ArtRow badge={<Icon name="send" size={18} />} name={hero.onItsWay.item} detail={hero.onItsWay.detail} />
+            <ArtPill tone="teal">{hero.onItsWay.status}</ArtPill>
+          </ArtCard>
+        </ProductArt>
+      </div>
       {control(styles.galleryControl)}
     </section>
   );

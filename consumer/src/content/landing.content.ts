@@ -23,7 +23,8 @@ export interface ImageSlide {
   height: number;
 }
 
-export type Feature = FeatureCard;
+/** A feature of the app, shown with the screen of the app where it happens. */
+export type Feature = FeatureCard & { screen: string };
 
 export interface Teaser {
   id: string;
@@ -46,6 +47,15 @@ export const landing = {
       { id: 'send', title: 'Send a Thoughtful Gift' },
       { id: 'occasions', title: 'Organize Special Occasions' },
     ] satisfies TitleSlide[],
+    /** A card over the screens: a gift on its way, what the app is for. */
+    onItsWay: {
+      alt: 'A gift on its way: a hand-poured candle for Maya, out for delivery and arriving today between 2 and 4 pm.',
+      title: 'Gift on its way',
+      when: 'Today',
+      item: 'Hand-poured candle',
+      detail: 'For Maya · arriving 2–4 pm',
+      status: 'Out for delivery',
+    },
   },
   imageSlides: [slide1, slide2, slide3, slide4, slide5, slide6, slide7].map((src, index): ImageSlide => ({
     id: `slide-${index + 1}`,
@@ -89,30 +99,35 @@ export const landing = {
         title: 'Gift Ideas',
         description: 'Fresh ideas for every person and occasion, from trusted local shops, bakeries and florists.',
         icon: 'lightbulb',
+        screen: slide2,
       },
       {
         id: 'manage-relations',
         title: 'Manage Relations',
         description: 'Keep the people you care about in one place, with their birthdays, tastes and past gifts.',
         icon: 'heart',
+        screen: slide7,
       },
       {
         id: 'create-groups',
         title: 'Create Groups',
         description: 'Gather family, friends or colleagues into groups to celebrate together and share the cost.',
         icon: 'users',
+        screen: slide4,
       },
       {
         id: 'plan-occasions',
         title: 'Plan Occasions',
         description: 'Pick a date, a theme and the participants. Reminders arrive in time to choose calmly.',
         icon: 'calendar',
+        screen: slide1,
       },
       {
         id: 'send-gifts',
         title: 'Send Gifts',
         description: 'Pay securely, add a personal note and track every gift until it is delivered.',
         icon: 'send',
+        screen: slide6,
       },
     ] satisfies Feature[],
   },

@@ -19,9 +19,14 @@ export interface LinkCard {
   image?: { src: string; width: number; height: number };
 }
 
-export function CardGrid({ items }: { items: FeatureCard[] }) {
+/**
+ * Feature cards in the shape their content asks for: `cards` (an icon, a title, a line: reasons, features), `tiles`
+ * (a band of colour with a large emblem over the words: kinds of shop, shown as pictures), `list` (icon beside the
+ * words, no frame, two columns: a product's capabilities read as one list).
+ */
+export function CardGrid({ items, look = 'cards' }: { items: FeatureCard[]; look?: 'cards' | 'tiles' | 'list' }) {
   return (
-    <ul className={styles.grid}>
+    <ul className={styles.grid} data-look={look}>
       {items.map((item) => (
         <li key={item.id} id={item.id}>
           <article className={styles.card}>

@@ -6,9 +6,20 @@ import styles from './product-art.module.css';
  * screenshot), in the theme's colours. One image to assistive technology: its label says what it shows, the text
  * inside is part of the picture.
  */
-export function ProductArt({ label, children }: { label: string; children: ReactNode }) {
+export function ProductArt({
+  label,
+  children,
+  plain,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  /** Cards alone, without the picture's backdrop (a card laid over other art). */
+  plain?: boolean;
+  className?: string;
+}) {
   return (
-    <div className={styles.art} role="img" aria-label={label}>
+    <div className={[styles.art, className].filter(Boolean).join(' ')} data-plain={plain} role="img" aria-label={label}>
       {children}
     </div>
   );

@@ -26,7 +26,7 @@ export function VendorPage() {
         <CardGrid items={benefits.items} />
       </Section>
       <Section title={businessTypes.title}>
-        <CardGrid items={businessTypes.items} />
+        <CardGrid items={businessTypes.items} look="tiles" />
       </Section>
       <Section id="workssection" title={howItWorks.title}>
         <StepList steps={howItWorks.steps} />
