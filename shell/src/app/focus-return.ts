@@ -45,7 +45,9 @@ export function useFocusAfterNavigation(focusStart: () => void) {
   const navigationType = useNavigationType();
   const followed = useRef(new Map<string, FollowedLink>());
   const currentKey = useRef(location.key);
-  currentKey.current = location.key;
+  useEffect(() => {
+    currentKey.current = location.key;
+  }, [location.key]);
   const previousPath = useRef(location.pathname);
 
   useEffect(() => {
