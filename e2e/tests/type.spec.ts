@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { layoutShiftsOf, watchLayoutShifts } from '../layout-shifts.ts';
 import { firstContentfulPaint, phonePage } from '../phone.ts';
 import { expect, test } from './support.ts';
 
@@ -59,13 +60,7 @@ test('a new visitor’s page is interactive before the font is asked for, keeps 
     await route.continue();
   });
   // Layout shifts from the first moment, kept for the test to read.
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    (window as unknown as { shifts: number[] }).shifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) shifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await page.addInitScript(watchLayoutShifts);
   await page.goto('/privacy');
   // One font preloaded: the headings' face. The whole family is asked for once the page is interactive (goto waited
   // for it), once, and the page's body stays in the font it was painted in.
@@ -78,7 +73,7 @@ test('a new visitor’s page is interactive before the font is asked for, keeps 
   ]);
   expect(await fontOf(page, 'Privacy Policy')).toMatch(/^"Inter Headings"/);
   expect(await bodyFontOf(page)).toMatch(/^"Inter fallback"/);
-  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+  expect(await layoutShiftsOf(page)).toEqual([]);
 
   await page.getByRole('contentinfo').getByRole('link', { name: 'Terms & Conditions' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Terms & Conditions' })).toBeVisible();
@@ -113,13 +108,7 @@ for (const path of ['/', '/vendor', '/business']) {
     browser,
   }) => {
     const page = await phonePage(browser);
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { shifts: number[] }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) shifts.push(entry.value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await page.addInitScript(watchLayoutShifts);
     await page.goto(path, { waitUntil: 'commit' });
     const paint = await firstContentfulPaint(page);
     // The headings' face had come when the page first painted: the h1 was never drawn in another.
@@ -135,7 +124,7 @@ for (const path of ['/', '/vendor', '/business']) {
     await brandFontFetched(page);
     await page.waitForTimeout(500);
     expect(await platformFontsOf(page, 'h1')).toEqual(['Inter']);
-    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    expect(await layoutShiftsOf(page)).toEqual([]);
     await page.context().close();
   });
 }
