@@ -104,22 +104,27 @@ test('without scripts the page is set in the brand font', async ({ browser }) =>
 });
 
 for (const path of ['/', '/vendor', '/business']) {
-  test(`a first visit to ${path} on a phone paints its h1 in Inter, and nothing moves when the fonts come`, async ({
+  test(`a first visit to ${path} on a phone draws its h1 in Inter and no other face, and nothing moves`, async ({
     browser,
   }) => {
     const page = await phonePage(browser);
     await page.addInitScript(watchLayoutShifts);
     await page.goto(path, { waitUntil: 'commit' });
     const paint = await firstContentfulPaint(page);
-    // The headings' face had come when the page first painted: the h1 was never drawn in another.
-    const headingsFaceEnd = await page.evaluate(
-      () =>
-        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) =>
-          entry.name.includes('/inter-headings-700-'),
-        )?.responseEnd,
-    );
-    expect(headingsFaceEnd, 'the headings’ face, in before the first paint').toBeLessThan(paint);
-    expect(await platformFontsOf(page, 'h1')).toEqual(['Inter']);
+    // The headings' face is `font-display: block`: the h1 waits for it, for 3 s at most, rather than show in another
+    // face. In within that, the h1 was never drawn in another (on a quiet machine it is in before the first paint).
+    const faceEnd = await page
+      .waitForFunction(
+        () =>
+          (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) =>
+            entry.name.includes('/inter-headings-700-'),
+          )?.responseEnd,
+        undefined,
+        { polling: 16, timeout: 30_000 },
+      )
+      .then((handle) => handle.jsonValue() as Promise<number>);
+    expect(faceEnd, `the headings' face in within its block period (first paint at ${paint} ms)`).toBeLessThan(3000);
+    await expect.poll(() => platformFontsOf(page, 'h1')).toEqual(['Inter']);
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     await brandFontFetched(page);
     await page.waitForTimeout(500);

@@ -57,13 +57,13 @@ export const budgetTracking = {
         id: 'custom-budgets',
         title: 'Set custom budgets',
         description: 'Set a budget per event, per gift, per team or per quarter, and adjust it when plans change.',
-        icon: 'wallet',
+        icon: 'coins',
       },
       {
         id: 'real-time-spending',
         title: 'Monitor spending in real time',
         description: 'Every order updates the remaining budget at once, so there are no surprises at month end.',
-        icon: 'activity',
+        icon: 'gauge',
       },
       {
         id: 'detailed-reports',
@@ -97,7 +97,7 @@ const teamGiftingFeatures = [
     id: 'easy-gift-selection',
     title: 'Easy Gift Selection',
     description: 'Allocate budgets per team and occasion, adjust them anytime, and let teams choose within them.',
-    icon: 'wallet',
+    icon: 'gift',
   },
   {
     id: 'automated-approval',

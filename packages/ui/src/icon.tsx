@@ -6,7 +6,6 @@ const paths = {
     'M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM23 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8',
   calendar: 'M3 6a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zM16 2v4M8 2v4M3 10h18',
   send: 'M22 2L11 13M22 2l-7 20-4-9-9-4z',
-  wallet: 'M20 7H5a2 2 0 0 1 0-4h13v4M3 5v14a2 2 0 0 0 2 2h15V7M16 14h.01',
   inbox:
     'M22 12h-6l-2 3h-4l-2-3H2M5.5 5.1L2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.5-6.9A2 2 0 0 0 16.8 4H7.2a2 2 0 0 0-1.7 1.1z',
   chart: 'M18 20V10M12 20V4M6 20v-6',
@@ -20,12 +19,17 @@ const paths = {
   flower:
     'M12 7.5a4.5 4.5 0 1 1 4.5 4.5M12 7.5A4.5 4.5 0 1 0 7.5 12M12 7.5V9m-4.5 3a4.5 4.5 0 1 0 4.5 4.5M7.5 12H9m7.5 0a4.5 4.5 0 1 1-4.5 4.5m4.5-4.5H15m-3 4.5V15M12 12m-3 0a3 3 0 1 0 6 0 3 3 0 1 0-6 0',
   trending: 'M23 6l-9.5 9.5-5-5L1 18M17 6h6v6',
+  gauge: 'M12 14l4-4M3.3 19a10 10 0 1 1 17.4 0',
+  gift: 'M3 8h18v4H3zM12 8v13M19 12v7a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2v-7M7.5 8a2.5 2.5 0 0 1 0-5C11 3 12 8 12 8s1-5 4.5-5a2.5 2.5 0 0 1 0 5',
   coins: 'M8 14a6 6 0 1 0 0-12 6 6 0 0 0 0 12zM18.1 10.4A6 6 0 1 1 10.3 18M7 6h1v4M16.7 13.9l.7.7-2.8 2.8',
 } as const;
 
 export type IconName = keyof typeof paths;
 
-/** Line icons; decorative, so hidden from screen readers. */
+/**
+ * Line icons; decorative, so hidden from screen readers. Each means one thing wherever it is used: coins a budget,
+ * chart a report, calendar a date, users people, gauge spending as it happens, activity engagement, gift a gift.
+ */
 export function Icon({ name, size = 28 }: { name: IconName; size?: number }) {
   return (
     <svg
