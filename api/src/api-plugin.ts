@@ -1,13 +1,13 @@
 import cookie from '@fastify/cookie';
 import { Ajv } from 'ajv';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import { deletionRequests } from './deletion-requests/repository.ts';
 import { deletionRequestRoutes } from './deletion-requests/routes.ts';
 import { apiErrorHandler, databaseNotReached } from './http/errors.ts';
 import { rateLimitsFor } from './http/guards.ts';
-import { formContentType, formOutcomeCookies, parseFormBody } from './http/form-posts.ts';
+import { formContentType, formOutcomeCookies, isFormPost, parseFormBody } from './http/form-posts.ts';
 import { healthRoutes } from './health/routes.ts';
 import { textFormats } from '@gift/contracts';
 import { startOutboxWorker } from './mail/worker.ts';
@@ -82,10 +82,16 @@ export async function apiPlugin(
   app.addHook('onClose', async () => outbox.stop());
 
   healthRoutes(app, { db, databaseReady });
-  // Before the database was first reached, every route that needs it answers as it does while the database is away
-  // (the route's own error handler: a native form gets its page back with what was typed).
-  app.addHook('preHandler', async (request) => {
-    if (!databaseReady() && !request.url.startsWith(`${app.prefix}/health`)) throw databaseNotReached();
+  // Before the database was first reached (and migrated), every route that needs it answers as it does while the
+  // database is away (the route's own error handler), before any of the route's own hooks asks the database (the
+  // rate limits count in it): at once, but for a native form, which waits for its body so that its page comes back
+  // with what was typed (its limit is counted after, in preValidation).
+  const notReached = (request: FastifyRequest) => !databaseReady() && !request.url.startsWith(`${app.prefix}/health`);
+  app.addHook('onRequest', async (request) => {
+    if (notReached(request) && !isFormPost(request)) throw databaseNotReached();
+  });
+  app.addHook('preValidation', async (request) => {
+    if (notReached(request)) throw databaseNotReached();
   });
   // The form-outcome cookies are read and set through @fastify/cookie: the host's (the site server registers it for
   // its pages too), or the API's own when it runs alone.

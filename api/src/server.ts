@@ -73,14 +73,19 @@ export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'request
   } satisfies FastifyHttpOptions<Server>;
 }
 
+/** What balancers and Prometheus ask every few seconds: counted in the metrics, written to the log only at debug. */
+const pollingRoutes = new Set(['/healthz', '/metrics']);
+
 /**
  * The request log: one line per request once it is answered, with its facts as plain fields (method, address without
  * tokens, client, status, milliseconds) beside the request id. Half the lines of Fastify's own pair; and plain fields
- * cost a third of the nested `req`/`res` objects to write (`pnpm bench:pages`, the `log` layer).
+ * cost a third of the nested `req`/`res` objects to write (`pnpm bench:pages`, the `log` layer). Health checks and
+ * scrapes at debug: a balancer polling every second would otherwise be most of the log.
  */
 export function logEachRequest(app: FastifyInstance) {
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
+    const level = pollingRoutes.has(request.routeOptions.url ?? '') ? 'debug' : 'info';
+    request.log[level](
       {
         method: request.method,
         url: withoutTokens(request.url),

@@ -145,6 +145,15 @@ async function main() {
     db = await openMigratedDatabase({ databaseUrl, dataDir: '' });
     const settings = cdnReleaseSettings(root, db, origin, base);
     const nothingLive = await healthWhile(first.port, (status, body) => /no release is live/.test(body), 30_000);
+    // A page before any release: not an empty page a cache could keep, but "ask again shortly".
+    const early = await fetch(`http://127.0.0.1:${first.port}/vendor`);
+    await early.arrayBuffer();
+    const earlyHeaders = ['retry-after', 'cache-control'].map((name) => `${name}: ${early.headers.get(name)}`);
+    check(
+      'a page before any release',
+      `GET /vendor ${early.status}, ${earlyHeaders.join(', ')}`,
+      early.status === 503 && early.headers.get('cache-control') === 'no-store' && early.headers.has('retry-after'),
+    );
     const deployedAt = Date.now();
     for (const remote of remoteNames) await release(settings, remote, { prebuilt: true, ...unchecked('first deploy') });
     await waitFor(`http://127.0.0.1:${first.port}/healthz`, 'The first site server', 30_000);

@@ -31,7 +31,8 @@ describe('what the site server keeps and says, whatever addresses and headers it
     const head = `<link rel="modulepreload" href="/assets/chunk.js">`.repeat(60);
     writeFile(join(root, 'shell/dist/index.html'), `<!doctype html><title>shell</title>${head}<div id="root"></div>`);
     writeFile(join(root, 'legal/dist/remoteEntry.js'), 'export const legal = 1;');
-    // Share-location is not released (its state before its first release): its pages are the shell's HTML.
+    // Share-location built, but no server build to render with: its pages are the shell's HTML, named per address.
+    writeFile(join(root, 'share-location/dist/remoteEntry.js'), 'export const shareLocation = 1;');
     app = await createSiteServer({ root, trustProxy: '10.0.0.1' });
     await app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

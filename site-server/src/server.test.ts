@@ -24,12 +24,19 @@ describe('site server', () => {
   });
   afterAll(() => app.close());
 
-  it('serves the shell page on every route, including a deep wildcard route', async () => {
-    for (const url of ['/', '/privacy', '/business', '/share-location/abc123', '/terms?ref=mail']) {
+  it('serves the shell page on every route of a built remote; 503 to be asked again, kept nowhere, for the others', async () => {
+    for (const url of ['/privacy', '/terms?ref=mail']) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type'], url).toContain('text/html');
       expect(response.body).toContain('<div id="root">');
+    }
+    // Only the legal remote is built here: a page without its part is not the page.
+    for (const url of ['/', '/business', '/share-location/abc123']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(503);
+      expect(response.headers, url).toMatchObject({ 'retry-after': '10', 'cache-control': 'no-store' });
+      expect(response.headers['content-type'], url).toContain('text/html');
     }
   });
 
@@ -130,7 +137,7 @@ describe('site server', () => {
     }
   });
 
-  it('logs a share link’s address and a preview link without their tokens', async () => {
+  it('logs a share link’s address and a preview link without their tokens, and no health check or scrape', async () => {
     const lines: string[] = [];
     const logged = await createSiteServer({
       root,
@@ -139,13 +146,19 @@ describe('site server', () => {
     const token = 'gift_4f2a9c7d1e8b3a6f0c5e7b9d2a4f6c8e1b3d5f7';
     await logged.inject({ url: `/share-location/${token}?from=app` });
     await logged.inject({ url: `/__preview?token=${token}.signature&x=1` });
+    // A balancer's health checks and Prometheus's scrapes, every few seconds: not in the log at info.
+    for (let check = 0; check < 10; check++) {
+      expect((await logged.inject({ url: '/healthz' })).statusCode).toBe(200);
+      expect((await logged.inject({ url: '/metrics' })).statusCode).toBe(200);
+    }
     const requests = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request completed');
     expect(requests.map((line) => line.url)).toEqual([
       '/share-location/[token]?from=app',
       '/__preview?token=[token]&x=1',
     ]);
-    // One line per request, with what an operator looks for: method, client, status, time.
-    expect(requests[0]).toMatchObject({ method: 'GET', ip: '127.0.0.1', status: 200, ms: expect.any(Number) });
+    // One line per request, with what an operator looks for: method, client, status (no build of share-location
+    // here: 503), time.
+    expect(requests[0]).toMatchObject({ method: 'GET', ip: '127.0.0.1', status: 503, ms: expect.any(Number) });
     expect(requests[0].reqId).toMatch(/./);
     expect(lines.join('\n')).not.toContain(token);
     await logged.close();

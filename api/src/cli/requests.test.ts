@@ -85,9 +85,7 @@ describe('the operators’ CLI', () => {
   it('makes the mail waiting after an outage due now, leaving what was sent or given up alone', async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString();
     await db.updateTable('email_outbox').set({ attempts: 5, next_attempt_at: later }).execute();
-    expect(await terminal('outbox', 'send-now')).toMatch(
-      /^1 emails due now: the running service sends them within 2 s/,
-    );
+    expect(await terminal('outbox', 'send-now')).toMatch(/^1 email due now: the running service sends it within 2 s/);
     const [email] = await db.selectFrom('email_outbox').select(['next_attempt_at', 'attempts']).execute();
     expect(Date.parse(email!.next_attempt_at!)).toBeLessThanOrEqual(Date.now());
     // Its count of tries is kept: the next failure waits as long as it would have.

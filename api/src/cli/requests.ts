@@ -9,6 +9,7 @@ import { locationShares } from '../location-shares/repository.ts';
 import { withoutSecrets } from '../mail/secrets.ts';
 import { resendWebhook } from '../webhooks/delivery.ts';
 import { printable, printableJson } from './printable.ts';
+import { counted } from '../words.ts';
 
 const usage = `Operators' tool for account deletion requests.
 
@@ -159,11 +160,11 @@ async function main(argv: string[]) {
     }
     if ((command === 'outbox' || command === 'webhooks') && reference === 'send-now') {
       const due = await sendWaitingNow(db, command === 'outbox' ? 'email_outbox' : 'webhook_deliveries');
-      const what = command === 'outbox' ? 'emails' : 'webhook events';
+      const [one, many] = command === 'outbox' ? ['email', 'emails'] : ['webhook event', 'webhook events'];
       console.log(
         due === 0
-          ? `No ${what} waiting.`
-          : `${due} ${what} due now: the running service sends them within ${Math.ceil(config.outboxIntervalMs / 1000)} s (its next look).`,
+          ? `No ${many} waiting.`
+          : `${counted(due, one, many)} due now: the running service sends ${due === 1 ? 'it' : 'them'} within ${Math.ceil(config.outboxIntervalMs / 1000)} s (its next look).`,
       );
       return 0;
     }

@@ -205,7 +205,7 @@ describe.runIf(postgres)('an API started while PostgreSQL is away', () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: { ...process.env, DATABASE_URL: relay.url, API_PORT: String(port), LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: relay.url, API_PORT: String(port), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -230,7 +230,13 @@ describe.runIf(postgres)('an API started while PostgreSQL is away', () => {
       expect(log.match(/the database \(PostgreSQL [^)]+\) fails: .*ECONNREFUSED/g)).toHaveLength(1);
       await relay.open();
       const back = performance.now();
-      await vi.waitFor(async () => expect(await post()).toBe(202), { timeout: 8_000, interval: 100 });
+      // Reached but not yet migrated: still 503, never a 500 (the rate limit's table is not there yet).
+      const answers: number[] = [];
+      await vi.waitFor(async () => expect(answers[answers.push(await post()) - 1]).toBe(202), {
+        timeout: 8_000,
+        interval: 100,
+      });
+      expect(answers.filter((status) => status !== 503 && status !== 202)).toEqual([]);
       expect(performance.now() - back).toBeLessThan(5_500);
       expect(log).toMatch(/the database \(PostgreSQL [^)]+\) works again/);
       expect((await fetch(`${base}/health`)).status).toBe(200);

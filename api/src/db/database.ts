@@ -4,7 +4,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kyse
 import type { Pool } from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
-import { faultReason, isDatabaseAway, outageLog } from './faults.ts';
+import { faultReason, isDatabaseAway, outageLog, type OutageLogger } from './faults.ts';
 
 export type Db = Kysely<Database>;
 
@@ -29,6 +29,8 @@ export interface DatabaseOptions {
 const pools = new WeakMap<Db, Pool>();
 /** A connection of its own for the health checks, so that a full pool never starves them. */
 const healthPools = new WeakMap<Db, Pool>();
+/** A server's log for what its pool tells of by itself (commands without one print a Node warning). */
+const poolLogs = new WeakMap<Db, OutageLogger>();
 
 /** The connection pool under a PostgreSQL database, for what needs one of its own (the shared rate limits). */
 export const postgresPoolOf = (db: Db): Pool | undefined => pools.get(db);
@@ -83,7 +85,10 @@ export async function openDatabase({
     pool.on('error', (error) => {
       if (performance.now() - warnedAt < 10_000) return;
       warnedAt = performance.now();
-      process.emitWarning(`PostgreSQL ended an idle connection (${error.message}); the next query opens another`);
+      const message = `PostgreSQL ended an idle connection (${error.message}); the next query opens another`;
+      const log = poolLogs.get(db);
+      if (log) log.warn({ reason: error.message }, message);
+      else process.emitWarning(message);
     });
     // A connection that ends while a query holds it (PostgreSQL stopped, the network cut) fails that query, and is an
     // `error` on its client, which the pool listens to only while the client is idle: without a listener of its own,
@@ -178,7 +183,9 @@ export async function openMigratedDatabase(options: DatabaseOptions): Promise<Db
 export async function openDatabaseWhenReachable(options: DatabaseOptions) {
   const db = await openDatabase(options);
   let done = false;
-  async function migrate(log: { warn: (fields: object, message: string) => void }) {
+  /** Migrates once reachable, telling `log` (the server's own, as JSON lines) of the database meanwhile and after. */
+  async function migrate(log: OutageLogger) {
+    poolLogs.set(db, log);
     const outage = outageLog(log);
     const what = `the database (${databaseName(options)})`;
     for (let wait = 500; ; wait = Math.min(wait * 2, 5_000)) {

@@ -5,22 +5,26 @@
  */
 
 /**
+ * Whether a fault says the database could not be reached or did not answer (refused, ended or lost connections, no
+ * answer within a timeout, shutting down, out of connections), as against one it answered with (a lock wait, a full
+ * disk): a successful reach after it means it is over.
+ */
+const isUnreached = (error: Error) =>
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EPIPE|57P0[1-3]|57014|08\w{3}|53300)$/.test(
+    String((error as { code?: unknown }).code ?? ''),
+  ) ||
+  /^Connection terminated|timeout exceeded when trying to connect|^Client has encountered a connection error|^Query read timeout/.test(
+    error.message,
+  );
+
+/**
  * Whether a failure is the database's absence or slowness, not a fault of ours or the request's: refused, ended or
  * lost connections, no connection within the connect timeout, a statement or lock wait past its timeout, PostgreSQL
  * shutting down or out of connections, SQLite's disk full or its file busy. The request's transaction did not commit:
  * nothing of it was kept, and the same request shortly after will do.
  */
-export function isDatabaseAway(error: Error): boolean {
-  const code = String((error as { code?: unknown }).code ?? '');
-  return (
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EPIPE|57P0[1-3]|57014|55P03|08\w{3}|53300|SQLITE_(FULL|BUSY|IOERR\w*))$/.test(
-      code,
-    ) ||
-    /^Connection terminated|timeout exceeded when trying to connect|^Client has encountered a connection error|^Query read timeout/.test(
-      error.message,
-    )
-  );
-}
+export const isDatabaseAway = (error: Error): boolean =>
+  isUnreached(error) || /^(55P03|SQLITE_(FULL|BUSY|IOERR\w*))$/.test(String((error as { code?: unknown }).code ?? ''));
 
 /** A fault of the database as an operator reads it: its code and message. */
 export const faultReason = (error: Error) => {
@@ -28,23 +32,31 @@ export const faultReason = (error: Error) => {
   return (typeof code === 'string' && !error.message.includes(code) ? `${code}: ` : '') + error.message.slice(0, 300);
 };
 
-let lastFault: { reason: string; at: number } | undefined;
+let lastFault: { reason: string; at: number; unreached: boolean } | undefined;
 
 /** Notes a fault of the database that a request or a worker met, for the health checks. */
 export function sawDatabaseFault(error: Error) {
-  lastFault = { reason: faultReason(error), at: Date.now() };
-}
-
-/** The last fault of the database met in the past `withinMs`, if any: health says degraded meanwhile. */
-export function recentDatabaseFault(withinMs = 30_000): string | undefined {
-  return lastFault && Date.now() - lastFault.at < withinMs ? lastFault.reason : undefined;
+  lastFault = { reason: faultReason(error), at: Date.now(), unreached: isUnreached(error) };
 }
 
 /**
- * What fails now (a database, a mail server, a webhook receiver), said once at warn when it starts failing, with the
- * reason, and once when it works again, with how long it failed: not at every try.
+ * The last fault of the database met in the past `withinMs`, if any: health says degraded meanwhile. `reachedNow`: the
+ * database answered the health check just now, which ends a fault of not reaching it (PostgreSQL stopped and started
+ * again is "up" at the first check after, not 30 s later); one it answered with (a full disk, a lock) stays the window.
  */
-export function outageLog(log: { warn: (fields: object, message: string) => void }) {
+export function recentDatabaseFault(withinMs = 30_000, reachedNow = false): string | undefined {
+  if (lastFault && reachedNow && lastFault.unreached) lastFault = undefined;
+  return lastFault && Date.now() - lastFault.at < withinMs ? lastFault.reason : undefined;
+}
+
+/** The two levels an outage is told at. */
+export type OutageLogger = Record<'warn' | 'info', (fields: object, message: string) => void>;
+
+/**
+ * What fails now (a database, a mail server, a webhook receiver), said once at warn when it starts failing, with the
+ * reason, and once at info when it works again, with how long it failed: not at every try.
+ */
+export function outageLog(log: OutageLogger) {
   const failing = new Map<string, number>();
   return {
     failed(what: string, reason: string, meanwhile = '') {
@@ -56,7 +68,7 @@ export function outageLog(log: { warn: (fields: object, message: string) => void
       const since = failing.get(what);
       if (since === undefined) return;
       failing.delete(what);
-      log.warn({ seconds: Math.round((Date.now() - since) / 1000) }, `${what} works again`);
+      log.info({ seconds: Math.round((Date.now() - since) / 1000) }, `${what} works again`);
     },
     isFailing: (what: string) => failing.has(what),
   };

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { counted } from '../words.ts';
 import {
   currentVersion,
   defaultJudgeSettings,
@@ -23,17 +24,14 @@ export type DecisionRule = JudgeSettings & { maxPerNetwork: number };
 /** The judge's settings and RELEASE_WATCH_MAX_PER_NETWORK, by default. */
 export const defaultRule: DecisionRule = { ...defaultJudgeSettings, maxPerNetwork: 5 };
 
-const number = (value: number) => value.toLocaleString('en-US');
-const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
-
 /**
  * What was received and what counts, in a line: "4,812 reports from 1 network, 5 views counted from 1 network", or
  * only what counts when the reports were not read.
  */
 export function countsLine(figures: VersionFigures): string {
-  const counted = `${plural(figures.views, 'view')} counted from ${plural(figures.networks, 'network')}`;
-  if (figures.reports === undefined) return counted;
-  return `${plural(figures.reports, 'report')} from ${plural(figures.reportNetworks ?? 0, 'network')}, ${counted}`;
+  const views = `${counted(figures.views, 'view')} counted from ${counted(figures.networks, 'network')}`;
+  if (figures.reports === undefined) return views;
+  return `${counted(figures.reports, 'report')} from ${counted(figures.reportNetworks ?? 0, 'network')}, ${views}`;
 }
 
 /** What the watch still needs of a version before the judge decides, or undefined when it has it. */

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { isDatabaseReachable, type Db } from '../db/database.ts';
 import { recentDatabaseFault } from '../db/faults.ts';
 
-/** What the health checks say of the database: reachable or not, and a fault requests met lately (a full disk). */
+/**
+ * What the health checks say of the database: reachable or not, and a fault requests met lately that reaching it now
+ * does not end (a full disk, a lock).
+ */
 export async function databaseHealth(db: Db, databaseReady: () => boolean = () => true) {
   if (!(await isDatabaseReachable(db))) return { up: false, database: 'down' } as const;
   if (!databaseReady()) return { up: false, database: 'not migrated yet' } as const;
-  const fault = recentDatabaseFault();
+  const fault = recentDatabaseFault(30_000, true);
   return fault ? ({ up: true, database: 'degraded', fault } as const) : ({ up: true, database: 'up' } as const);
 }
 

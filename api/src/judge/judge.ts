@@ -1,4 +1,5 @@
 import { differenceOfRates, mannWhitney, wilsonBound, zFor } from './stats.ts';
+import { counted, thousands } from '../words.ts';
 
 /**
  * The release judge: a new version's field data against a baseline's (the version before a promote, or the current
@@ -112,11 +113,8 @@ export interface Baseline {
 export const versionBefore: Baseline = { than: 'before', name: 'the version before' };
 export const currentVersion: Baseline = { than: 'on the current version', name: 'the current version' };
 
-/** 12,345: thousands apart, as the CLIs print them (without Intl, which the simulator would pay for at every look). */
-const number = (value: number) => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const points = (share: number) => `${share >= 0 ? '+' : '-'}${Math.abs(share * 100).toFixed(1)} pp`;
-const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`;
 const confidenceText = (confidence: number) => `${Number((confidence * 100).toFixed(1))}%`;
 
 /**
@@ -223,15 +221,15 @@ function errorsAgainstBaseline(canary: NetworkEvidence[], baseline: NetworkEvide
   const [lower, upper] = [difference - zWorse * se, difference + zFine * se];
   const all = { c: totals(canary), b: totals(baseline) };
   const rates =
-    `${percent(all.c.views ? all.c.erred / all.c.views : 0)} of ${plural(all.c.views, 'view')} erred ` +
-    `(${number(all.c.erred)}, from ${plural(all.c.erring, 'network')}) against ` +
-    `${percent(all.b.views ? all.b.erred / all.b.views : 0)} (${number(all.b.erred)} of ${number(all.b.views)})`;
+    `${percent(all.c.views ? all.c.erred / all.c.views : 0)} of ${counted(all.c.views, 'view')} erred ` +
+    `(${thousands(all.c.erred)}, from ${counted(all.c.erring, 'network')}) against ` +
+    `${percent(all.b.views ? all.b.erred / all.b.views : 0)} (${thousands(all.b.erred)} of ${thousands(all.b.views)})`;
   if (lower > worseMargin && c.erring >= settings.minErrorNetworks) {
     return {
       classification: 'worse' as const,
       says:
         `${rates}: at least ${points(lower)} at ${confidenceText(settings.confidence)}, above the minimum effect of ` +
-        `${points(worseMargin)} (errors from ${plural(c.erring, 'network')} once ${trim.canary} and ${trim.baseline} ` +
+        `${points(worseMargin)} (errors from ${counted(c.erring, 'network')} once ${trim.canary} and ${trim.baseline} ` +
         'networks at each end were set aside)',
     };
   }
@@ -256,7 +254,7 @@ function errorsAgainstLimit(canary: NetworkEvidence[], settings: JudgeSettings) 
   const lower = wilsonBound(worse.erred, worse.views, -zFor(settings.confidence));
   const upper = wilsonBound(worse.erred, worse.views, zFor(settings.advanceConfidence));
   const all = totals(canary);
-  const rate = `${percent(all.views ? all.erred / all.views : 0)} of ${plural(all.views, 'view')} erred (${number(all.erred)}, from ${plural(all.erring, 'network')})`;
+  const rate = `${percent(all.views ? all.erred / all.views : 0)} of ${counted(all.views, 'view')} erred (${thousands(all.erred)}, from ${counted(all.erring, 'network')})`;
   if (lower > limit && worse.erring >= settings.minErrorNetworks) {
     return {
       classification: 'worse' as const,
@@ -311,7 +309,7 @@ function vitalAgainstBaseline(metric: 'INP' | 'LCP', canary: Evidence, baseline:
   const medians = `median of the networks' values ${Math.round(median(c))} ms against ${Math.round(median(b))} ms`;
   const test = (z: number, confidence: number) =>
     `Mann-Whitney against the baseline ${Math.round(settings.vitalsMargin * 100)}% slower, z ${z.toFixed(2)} at ` +
-    `${confidenceText(confidence)} one-sided (${plural(c.length, 'network')} with a value)`;
+    `${confidenceText(confidence)} one-sided (${counted(c.length, 'network')} with a value)`;
   if (worse.z > zFor(settings.confidence)) {
     return {
       classification: 'worse' as const,
@@ -338,7 +336,7 @@ function vitalAgainstLimit(metric: 'INP' | 'LCP', canary: Evidence, settings: Ju
   const kept = trimmed(values, k);
   const lower = wilsonBound(above(kept), kept.length, -zFor(settings.confidence));
   const upper = wilsonBound(above(kept), kept.length, zFor(settings.advanceConfidence));
-  const share = `${percent(values.length ? above(values) / values.length : 0)} of ${plural(values.length, 'network')} above ${limit} ms`;
+  const share = `${percent(values.length ? above(values) / values.length : 0)} of ${counted(values.length, 'network')} above ${limit} ms`;
   if (lower > 0.25) {
     return {
       classification: 'worse' as const,
@@ -399,7 +397,7 @@ export function judge(
   }
   const against = hasBaseline
     ? named.than
-    : `(no baseline: ${named.name} has counted views from ${plural(baseline.length, 'network')}, so the fixed limits apply)`;
+    : `(no baseline: ${named.name} has counted views from ${counted(baseline.length, 'network')}, so the fixed limits apply)`;
   const line = (list: MetricVerdict[]) => list.map((m) => `${m.metric} ${m.says}`).join('; ');
   const worse = metrics.filter((m) => m.classification === 'worse');
   if (worse.length) return { verdict: 'roll back', why: `worse ${against}: ${line(worse)}`, metrics };

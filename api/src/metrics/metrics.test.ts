@@ -118,6 +118,8 @@ describe('GET /metrics on the API', () => {
     await start({ metrics: { enabled: true, token: 'a-metrics-token-for-prometheus' } });
     expect((await scrape({}, '203.0.113.9')).statusCode).toBe(404);
     expect((await scrape({ 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(404);
+    expect((await scrape({ forwarded: 'for=203.0.113.9' })).statusCode).toBe(404);
+    expect((await scrape({ 'x-real-ip': '203.0.113.9' })).statusCode).toBe(404);
     expect((await scrape({ authorization: 'Bearer wrong' }, '203.0.113.9')).statusCode).toBe(404);
     const withToken = await scrape({ authorization: 'Bearer a-metrics-token-for-prometheus' }, '203.0.113.9');
     expect(withToken.statusCode).toBe(200);

@@ -56,12 +56,16 @@ export function bearerMatches(header: string | undefined, token: string | undefi
   return timingSafeEqual(given, createHash('sha256').update(token).digest());
 }
 
+/** The headers by which a proxy says it passes a request on for someone else (RFC 7239's, and the two de facto ones). */
+const forwardingHeaders = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
+
 /**
  * Who may read what a server says of itself beyond "up": a request from this machine that no proxy forwarded (a proxy
- * on this machine would make every visitor look local), or one with the token.
+ * on this machine would make every visitor look local, whichever of the forwarding headers it sets), or one with the
+ * token.
  */
 export const isOperator = (request: FastifyRequest, token: string | undefined) =>
-  (isLoopback(request.ip) && request.headers['x-forwarded-for'] === undefined) ||
+  (isLoopback(request.ip) && forwardingHeaders.every((name) => request.headers[name] === undefined)) ||
   bearerMatches(request.headers.authorization, token);
 
 /** `GET /metrics`: the scrape, for this machine or with METRICS_TOKEN; anyone else gets 404, as if there were none. */

@@ -5,9 +5,10 @@ import { devPorts, remoteNames, remotes } from '@gift/federation';
 
 /**
  * `pnpm dev`: every app's dev server (the shell, each remote), the API and its mail catcher, each from its package's
- * own `dev` script. Their start-up chatter is held back (`--verbose` prints it); the three addresses come first, and
- * again last once every server answers, where they are seen. After that each app's lines are printed as they come, after its name
- * (hot updates, errors). A server that stops stops the others, with its output.
+ * own `dev` script. Their start-up chatter is held back (`--verbose` prints it); the three addresses are printed once
+ * every server answers (an address printed before would be opened before it answers: the API takes up to 30 s). After
+ * that each app's lines are printed as they come, after its name (hot updates, errors). A server that stops stops the
+ * others, with its output.
  */
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const verbose = process.argv.includes('--verbose');
@@ -26,8 +27,8 @@ const addresses = [
 ].join('\n');
 
 console.log(
-  `Starting ${apps.length} dev servers${verbose ? '' : ' (--verbose for their start-up output)'}; once they answer:\n\n` +
-    `${addresses}\n`,
+  `Starting ${apps.length} dev servers${verbose ? '' : ' (--verbose for their start-up output)'}; their addresses ` +
+    'follow once every one answers.',
 );
 let ready = false;
 const held = new Map<string, string[]>();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { bearerMatches, isLoopback } from 'api';
+import { isOperator } from 'api';
 import type { RemotesManifest } from '@gift/federation';
 import { liveVersionsOf } from '../ledger/versions.ts';
 import type { ReleasesSource } from '../remotes/builds.ts';
@@ -7,8 +7,9 @@ import type { ReleasesSource } from '../remotes/builds.ts';
 /**
  * `/healthz`, for a balancer: 200 while pages are composed from a good manifest (the file's own, or the last good one
  * while the file is unusable: "degraded"); 503 when no good manifest was ever read; following a database, how long
- * ago it last heard from it; the API's database up or not (down: "degraded", pages are still served). Which versions are served and why it is degraded are for operators: on this machine, or
- * with the HEALTH_TOKEN (a release's watch window, and raw error text, are nobody else's business).
+ * ago it last heard from it; the API's database up or not (down: "degraded", pages are still served). Which versions
+ * are served and why it is degraded are for operators: on this machine and not forwarded by a proxy, or with the
+ * HEALTH_TOKEN (a release's watch window, and raw error text, are nobody else's business).
  */
 
 export function serveHealth(
@@ -34,7 +35,7 @@ export function serveHealth(
       ...(data ? { database: data.database } : {}),
       ...(lastHeardMs === undefined ? {} : { lastHeardMs }),
     };
-    const detailed = isLoopback(request.ip) || bearerMatches(request.headers.authorization, healthToken);
+    const detailed = isOperator(request, healthToken);
     return reply
       .code(hasManifest ? 200 : 503)
       .header('Cache-Control', 'no-store')

@@ -19,6 +19,12 @@ function replaceFile(path: string, content: string) {
 }
 
 const entry = (version: string) => `/remotes/vendor/${version}/remoteEntry.js`;
+/** The vendor at `version`, and a share-location build (its pages are rendered per address). */
+const manifestOf = (version: string) =>
+  JSON.stringify({
+    vendor: entry(version),
+    share_location: '/remotes/share-location/20261120.090000000-33333333/remoteEntry.js',
+  });
 
 describe('pages kept in memory, compressed once', () => {
   const root = mkdtempSync(join(tmpdir(), 'site-forms-'));
@@ -32,7 +38,7 @@ describe('pages kept in memory, compressed once', () => {
       join(root, 'shell/dist/index.html'),
       `<!doctype html><html><head><title>shell</title></head><body><div id="root">${filler}</div></body></html>`,
     );
-    writeFileSync(manifestFile, JSON.stringify({ vendor: entry('20261120.090000000-11111111') }));
+    writeFileSync(manifestFile, manifestOf('20261120.090000000-11111111'));
     const stream = { write: (line: string) => logs.push(JSON.parse(line)) };
     app = await createSiteServer({ root, manifestFile, logger: { level: 'info', stream } });
   });
@@ -91,7 +97,7 @@ describe('pages kept in memory, compressed once', () => {
 
   it('serves a release’s page with a new ETag without a restart, compressed once more', async () => {
     const before = await get('/vendor', { 'accept-encoding': 'br' });
-    replaceFile(manifestFile, JSON.stringify({ vendor: entry('20261125.090000000-22222222') }));
+    replaceFile(manifestFile, manifestOf('20261125.090000000-22222222'));
     await vi.waitFor(async () => {
       const after = await get('/vendor', { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) });
       expect(after.statusCode).toBe(200);

@@ -24,6 +24,16 @@ import { vouch } from './view-tickets.ts';
 import type { Splits } from '../ledger/rollouts.ts';
 import { isCrawler, type Cohort, type Cohorts } from '../rollouts/cohorts.ts';
 
+/** Seconds a visitor or a cache is asked to wait for a page whose remote has no live build yet. */
+const notLiveRetryAfterSeconds = 10;
+
+/** The shell's page for a remote with no live build: its words for a browser without scripts say so, not "needs JavaScript". */
+const notLiveYet = (html: string) =>
+  html.replace(
+    /<noscript>[^<]*<\/noscript>/,
+    '<noscript>This page is being published. Please try again in a minute.</noscript>',
+  );
+
 /** A manifest's part of a page: its element, its integrity elements, and the page's policy that allows them. */
 interface Composed {
   element: string;
@@ -245,6 +255,17 @@ export function pageSender({
       ? composedOf(manifest, [...remoteOrigins, ...local.map(({ entry }) => new URL(entry).origin)])
       : elementOf(manifest);
     const { element, integrity } = composed;
+    // No live build of the page's remote yet (a server that has not read a release of it): a page without its part
+    // is not the page. 503, to be asked again shortly, and kept by no cache.
+    if (match && manifest[match.route.remote] === undefined) {
+      onPage?.(owner, 'on_demand', 503);
+      return reply
+        .code(503)
+        .header('Retry-After', String(notLiveRetryAfterSeconds))
+        .header('Cache-Control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(notLiveYet(shellPage(key, match.route)));
+    }
     const page = await pageHtml(key, match?.route, request, manifest, { formOutcome, previewed, inBrowser, canary });
     const bars = `${grants.length ? previewBar(grants, path) : ''}${local.length ? overrideBar(local, path) : ''}`;
     const make = () => {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { counted } from 'api/words';
 import type { RemotesManifest } from '@gift/federation';
 import { prerenderSite } from './prerender.ts';
 import { localManifest } from '../remotes/builds.ts';
@@ -28,6 +29,6 @@ const { index, skipped } = await prerenderSite({
   remotesBaseUrl: process.env.REMOTES_BASE_URL,
 });
 console.log(
-  `Prerendered ${Object.keys(index).length} pages in ${Math.round(performance.now() - started)} ms` +
+  `Prerendered ${counted(Object.keys(index).length, 'page')} in ${Math.round(performance.now() - started)} ms` +
     (skipped.length ? `; left to the browser (remote not deployed here): ${skipped.join(', ')}` : ''),
 );

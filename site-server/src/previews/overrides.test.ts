@@ -90,7 +90,7 @@ describe('local remote overrides (pnpm dev:remote --against)', () => {
       .join('; ');
     logs.length = 0;
     for (let i = 0; i < 5; i++) {
-      const page = await fetch(`${site}/privacy`, { headers: { cookie } });
+      const page = await fetch(`${site}/vendor`, { headers: { cookie } });
       expect(page.status).toBe(200);
       await page.arrayBuffer();
     }

@@ -71,11 +71,15 @@ describe('a release manifest that turns bad', () => {
       logs.length = 0;
       setManifest(write);
       await vi.waitFor(async () => expect((await app.inject({ url: '/healthz' })).json().status).toBe('degraded'));
-      for (const url of ['/', '/vendor', '/privacy', '/share-location/AbC_123456789012']) {
+      for (const url of ['/privacy', '/terms']) {
         const page = await app.inject({ url });
         expect(page.statusCode, url).toBe(200);
         expect(manifestIn(page.body), url).toEqual(good);
         expect(page.body, url).not.toContain(root);
+      }
+      // The remotes the last good manifest has no build of stay unpublished, as they were.
+      for (const url of ['/', '/vendor', '/share-location/AbC_123456789012']) {
+        expect((await app.inject({ url })).statusCode, url).toBe(503);
       }
       const manifest = await app.inject({ url: '/remotes.json' });
       expect(manifest.statusCode).toBe(200);
@@ -92,7 +96,7 @@ describe('a release manifest that turns bad', () => {
     });
   }
 
-  it('without any good manifest, pages still render their shell and name no remote; the health check fails', async () => {
+  it('without any good manifest, pages answer 503 for a moment, kept by no cache; the health check fails', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'manifest-none-'));
     writeFile(
       join(fresh, 'shell/dist/index.html'),
@@ -101,8 +105,10 @@ describe('a release manifest that turns bad', () => {
     writeFileSync(join(fresh, 'remotes.json'), '{"legal":');
     const server = await createSiteServer({ root: fresh, manifestFile: join(fresh, 'remotes.json') });
     const page = await server.inject({ url: '/privacy' });
-    expect(page.statusCode).toBe(200);
-    expect(manifestIn(page.body)).toEqual({});
+    expect(page.statusCode).toBe(503);
+    expect(page.headers).toMatchObject({ 'retry-after': '10', 'cache-control': 'no-store' });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).not.toContain('/remotes/');
     const health = await server.inject({ url: '/healthz' });
     expect(health.statusCode).toBe(503);
     expect(health.json()).toEqual({ status: 'degraded', manifest: 'the manifest is not valid JSON', live: {} });

@@ -95,7 +95,7 @@ describe('a site server with a rollout under way', () => {
   });
 
   it('serves each cohort its own version of every page and of the manifest, varying by cookie', async () => {
-    for (const url of ['/privacy', '/vendor', '/no-such-page']) {
+    for (const url of ['/privacy', '/terms', '/no-such-page']) {
       const [inCanary, inCurrent] = [await page(url, inFive), await page(url, atTwenty)];
       expect(manifestIn(inCanary.body).legal).toBe(entry(canary));
       expect(manifestIn(inCurrent.body).legal).toBe(entry(current));
