@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig, readJudgeSettings, readTrustProxy } from './config.ts';
+import { SettingsError } from './settings-reader.ts';
 import { defaultJudgeSettings } from './judge/judge.ts';
 
 describe('TRUST_PROXY', () => {
@@ -18,18 +19,71 @@ describe('in production', () => {
   const production = {
     NODE_ENV: 'production',
     PUBLIC_SITE_URL: 'https://gifts.example',
-    LOG_HASH_SECRET: 's3cret',
+    LOG_HASH_SECRET: 'l'.repeat(32),
     COOKIE_SECRET: 'c'.repeat(32),
   };
 
   it('starts with the public address and the log key set', () => {
-    expect(readConfig(production)).toMatchObject({ siteUrl: 'https://gifts.example', logHashSecret: 's3cret' });
+    expect(readConfig(production)).toMatchObject({ siteUrl: 'https://gifts.example', logHashSecret: 'l'.repeat(32) });
   });
 
   it.each(['PUBLIC_SITE_URL', 'LOG_HASH_SECRET', 'COOKIE_SECRET'])('refuses to start without %s', (name) => {
     expect(() => readConfig({ ...production, [name]: '' })).toThrow(`${name} must be set in production`);
   });
+
+  it('names every missing secret at once, not one per start', () => {
+    const problems = problemsOf(() => readConfig({ NODE_ENV: 'production' }));
+    expect(problems).toEqual([
+      expect.stringMatching(/^PUBLIC_SITE_URL must be set in production/),
+      expect.stringMatching(/^LOG_HASH_SECRET must be set in production/),
+      expect.stringMatching(/^COOKIE_SECRET must be set in production/),
+    ]);
+  });
+
+  it('names every wrong value at once: ports, addresses, secrets too short, the database, the data folder', () => {
+    const problems = problemsOf(() =>
+      readConfig(
+        {
+          ...production,
+          API_PORT: 'abc',
+          PUBLIC_SITE_URL: 'notaurl',
+          DATABASE_URL: 'notaurl',
+          METRICS_TOKEN: 'x',
+          LOG_HASH_SECRET: 'short',
+          RATE_LIMIT_PER_IP: 'many',
+          RELEASE_WATCH_CONFIDENCE: '100',
+          DATA_DIR: '/proc/nope',
+        },
+        undefined,
+        { server: true },
+      ),
+    );
+    expect(problems).toEqual([
+      'DATA_DIR "/proc/nope" cannot be made or written by this user (ENOENT).',
+      'API_PORT must be a port from 1 to 65535, not "abc".',
+      'DATABASE_URL must be a PostgreSQL address, postgres://user:password@host:5432/database.',
+      'RATE_LIMIT_PER_IP must be a whole number, not "many".',
+      'PUBLIC_SITE_URL must be an http(s) address such as https://gifts.example, not "notaurl".',
+      'METRICS_TOKEN must be at least 32 characters long (openssl rand -hex 32).',
+      'LOG_HASH_SECRET must be at least 32 characters long (openssl rand -hex 32).',
+      'RELEASE_WATCH_CONFIDENCE must be a percentage below 100, got "100".',
+    ]);
+    expect(problemsOf(() => readConfig({ ...production, API_PORT: '99999' }))).toEqual([
+      'API_PORT must be a port from 1 to 65535, not "99999".',
+    ]);
+  });
 });
+
+/** The problems a settings reader named, in the order it read them. */
+function problemsOf(read: () => unknown): string[] {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  }
+  return [];
+}
 
 describe('COOKIE_SECRET', () => {
   it('is one secret, or two while rotating, each of 32 characters or more', () => {

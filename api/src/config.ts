@@ -5,9 +5,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processSecret } from './deletion-requests/email.ts';
 import { defaultDatabaseTimeouts, type DatabaseTimeouts } from './db/database.ts';
+import {
+  databaseUrl,
+  httpAddress,
+  port,
+  secret,
+  settingsReader,
+  usableFolder,
+  type SettingsReader,
+} from './settings-reader.ts';
 
 /** Every setting comes from the environment; docs/configuration.md lists them with these defaults. */
 export interface ApiConfig {
+  /** API_PORT: where the API listens when it runs on its own. */
+  apiPort: number;
   /** PostgreSQL connection string; SQLite under `dataDir` when absent. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -118,31 +129,41 @@ function positive(value: string | undefined, name: string, fallback: number): nu
  * The release judge's settings (docs/configuration.md): each RELEASE_WATCH_* over its default. Confidences and margins
  * are written in percent (`RELEASE_WATCH_CONFIDENCE=99.9`, `RELEASE_WATCH_ERROR_MARGIN=2` points) and kept as shares.
  */
-export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { maxPerNetwork: number } {
+export function readJudgeSettings(
+  env: NodeJS.ProcessEnv,
+  reader?: SettingsReader,
+): JudgeSettings & { maxPerNetwork: number } {
   const d = defaultJudgeSettings;
+  const settings = reader ?? settingsReader();
   /** A percentage from `name` as a share, or `fallback` (a share) when unset; below 100 when `below100`. */
-  const percent = (name: string, fallback: number, below100 = true) => {
-    if (env[name] === undefined || env[name] === '') return fallback;
-    const share = positive(env[name], name, 0) / 100;
-    if (below100 && share >= 1) throw new Error(`${name} must be a percentage below 100, got "${env[name]}"`);
-    return share;
-  };
+  const percent = (name: string, fallback: number, below100 = true) =>
+    settings.take(() => {
+      if (env[name] === undefined || env[name] === '') return fallback;
+      const share = positive(env[name], name, 0) / 100;
+      if (below100 && share >= 1) throw new Error(`${name} must be a percentage below 100, got "${env[name]}"`);
+      return share;
+    }, fallback);
   /** Minutes from `name`, 0 or more (fractions too: a journey's rehearsal waits seconds), or `fallback`. */
-  const minutes = (name: string, fallback: number) => {
-    if (env[name] === undefined || env[name] === '') return fallback;
-    const parsed = Number(env[name]);
-    if (!Number.isFinite(parsed) || parsed < 0)
-      throw new Error(`${name} must be 0 or a number of minutes above it, got "${env[name]}"`);
-    return parsed;
-  };
-  return {
+  const minutes = (name: string, fallback: number) =>
+    settings.take(() => {
+      if (env[name] === undefined || env[name] === '') return fallback;
+      const parsed = Number(env[name]);
+      if (!Number.isFinite(parsed) || parsed < 0)
+        throw new Error(`${name} must be 0 or a number of minutes above it, got "${env[name]}"`);
+      return parsed;
+    }, fallback);
+  const whole = (name: string, fallback: number) => settings.take(() => integer(env, name, fallback), fallback);
+  const judge = {
     ...d,
-    minNetworks: integer(env.RELEASE_WATCH_MIN_NETWORKS, d.minNetworks),
-    maxPerNetwork: integer(env.RELEASE_WATCH_MAX_PER_NETWORK, 5),
-    setAside: integer(env.RELEASE_WATCH_SET_ASIDE, d.setAside),
-    networkWeight: positive(env.RELEASE_WATCH_NETWORK_WEIGHT, 'RELEASE_WATCH_NETWORK_WEIGHT', d.networkWeight),
-    minErrorNetworks: integer(env.RELEASE_WATCH_MIN_ERROR_NETWORKS, d.minErrorNetworks),
-    minVitalsNetworks: integer(env.RELEASE_WATCH_MIN_VITALS_NETWORKS, d.minVitalsNetworks),
+    minNetworks: whole('RELEASE_WATCH_MIN_NETWORKS', d.minNetworks),
+    maxPerNetwork: whole('RELEASE_WATCH_MAX_PER_NETWORK', 5),
+    setAside: whole('RELEASE_WATCH_SET_ASIDE', d.setAside),
+    networkWeight: settings.take(
+      () => positive(env.RELEASE_WATCH_NETWORK_WEIGHT, 'RELEASE_WATCH_NETWORK_WEIGHT', d.networkWeight),
+      d.networkWeight,
+    ),
+    minErrorNetworks: whole('RELEASE_WATCH_MIN_ERROR_NETWORKS', d.minErrorNetworks),
+    minVitalsNetworks: whole('RELEASE_WATCH_MIN_VITALS_NETWORKS', d.minVitalsNetworks),
     confidence: percent('RELEASE_WATCH_CONFIDENCE', d.confidence),
     advanceConfidence: percent('RELEASE_WATCH_ADVANCE_CONFIDENCE', d.advanceConfidence),
     errorMargin: {
@@ -156,12 +177,16 @@ export function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings & { max
     vitalsMargin: percent('RELEASE_WATCH_VITALS_MARGIN', d.vitalsMargin, false),
     confirmMinutes: minutes('RELEASE_WATCH_CONFIRM_MINUTES', d.confirmMinutes),
   };
+  if (!reader) settings.done();
+  return judge;
 }
 
-function integer(value: string | undefined, fallback: number): number {
+/** A whole number from `name`, 0 or more, or `fallback` when unset. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`Expected a whole number, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, not "${value}"`);
   return parsed;
 }
 
@@ -184,7 +209,7 @@ export function readTrustProxy(value: string | undefined): false | number | stri
  * more. Required in production, where several processes must agree; elsewhere one for this process stands in.
  */
 function readCookieSecrets(env: NodeJS.ProcessEnv): string[] {
-  const secrets = required(env, 'COOKIE_SECRET', processSecret, 'it signs the outcome a form post shows on its page.')
+  const secrets = required(env, 'COOKIE_SECRET', processSecret, 'it signs the outcome a form post shows on its page')
     .split(',')
     .map((secret) => secret.trim())
     .filter(Boolean);
@@ -217,56 +242,80 @@ function defaultInstanceName(env: NodeJS.ProcessEnv) {
 /** The workspace's root: its `.data` is where `pnpm start`, `pnpm dev` and the operators' commands all keep data. */
 export const workspaceRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env, root = workspaceRoot): ApiConfig {
-  return {
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR ?? join(root, '.data'),
-    bodyLimit: integer(env.API_BODY_LIMIT_BYTES, 8 * 1024),
+/**
+ * The API's settings from the environment. Every wrong or missing one is named at once (`SettingsError`): `reader`, to
+ * add them to a caller's own (the site server's); `server`, for a server that starts with them: its data folder must
+ * be one it can make and write.
+ */
+export function readConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  root = workspaceRoot,
+  { reader, server = false }: { reader?: SettingsReader; server?: boolean } = {},
+): ApiConfig {
+  const settings = reader ?? settingsReader();
+  const whole = (name: string, fallback: number) => settings.take(() => integer(env, name, fallback), fallback);
+  const dataDir = env.DATA_DIR ?? join(root, '.data');
+  if (server) settings.take(() => usableFolder('DATA_DIR', dataDir), undefined);
+  const config: ApiConfig = {
+    apiPort: settings.take(() => port(env, 'API_PORT', 3001), 3001),
+    databaseUrl: settings.take(() => databaseUrl(env), undefined),
+    dataDir,
+    bodyLimit: whole('API_BODY_LIMIT_BYTES', 8 * 1024),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
     rateLimit: {
-      perIpPoints: integer(env.RATE_LIMIT_PER_IP, 20),
-      perIpWindowSeconds: integer(env.RATE_LIMIT_PER_IP_WINDOW_SECONDS, 60),
-      perEmailPoints: integer(env.RATE_LIMIT_PER_EMAIL, 5),
-      perEmailWindowSeconds: integer(env.RATE_LIMIT_PER_EMAIL_WINDOW_SECONDS, 3600),
+      perIpPoints: whole('RATE_LIMIT_PER_IP', 20),
+      perIpWindowSeconds: whole('RATE_LIMIT_PER_IP_WINDOW_SECONDS', 60),
+      perEmailPoints: whole('RATE_LIMIT_PER_EMAIL', 5),
+      perEmailWindowSeconds: whole('RATE_LIMIT_PER_EMAIL_WINDOW_SECONDS', 3600),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
-    siteUrl: required(
-      env,
-      'PUBLIC_SITE_URL',
-      `http://127.0.0.1:${env.PORT ?? 4173}`,
-      'links in emails and pages name the site by it, never by a request header.',
-    ).replace(/\/+$/, ''),
-    confirmationTtlHours: integer(env.CONFIRMATION_TTL_HOURS, 24),
-    unverifiedPurgeDays: integer(env.UNVERIFIED_PURGE_DAYS, 7),
+    siteUrl: settings
+      .take(
+        () =>
+          httpAddress(env, 'PUBLIC_SITE_URL') ??
+          required(
+            env,
+            'PUBLIC_SITE_URL',
+            `http://127.0.0.1:${env.PORT ?? 4173}`,
+            'links in emails and pages name the site by it, never by a request header',
+          ),
+        'http://127.0.0.1',
+      )
+      .replace(/\/+$/, ''),
+    confirmationTtlHours: whole('CONFIRMATION_TTL_HOURS', 24),
+    unverifiedPurgeDays: whole('UNVERIFIED_PURGE_DAYS', 7),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Giftwell <no-reply@giftwell.example>',
-    outboxIntervalMs: integer(env.OUTBOX_INTERVAL_MS, 2000),
-    outboxLeaseMs: integer(env.OUTBOX_LEASE_MS, 30_000),
+    outboxIntervalMs: whole('OUTBOX_INTERVAL_MS', 2000),
+    outboxLeaseMs: whole('OUTBOX_LEASE_MS', 30_000),
     instanceName: env.INSTANCE_NAME || defaultInstanceName(env),
-    metrics: { enabled: env.METRICS !== 'off', token: env.METRICS_TOKEN || undefined },
+    metrics: { enabled: env.METRICS !== 'off', token: settings.take(() => secret(env, 'METRICS_TOKEN'), undefined) },
     databaseTimeouts: {
-      connectMs: integer(env.DATABASE_CONNECT_TIMEOUT_MS, defaultDatabaseTimeouts.connectMs),
-      statementMs: integer(env.DATABASE_STATEMENT_TIMEOUT_MS, defaultDatabaseTimeouts.statementMs),
-      lockMs: integer(env.DATABASE_LOCK_TIMEOUT_MS, defaultDatabaseTimeouts.lockMs),
+      connectMs: whole('DATABASE_CONNECT_TIMEOUT_MS', defaultDatabaseTimeouts.connectMs),
+      statementMs: whole('DATABASE_STATEMENT_TIMEOUT_MS', defaultDatabaseTimeouts.statementMs),
+      lockMs: whole('DATABASE_LOCK_TIMEOUT_MS', defaultDatabaseTimeouts.lockMs),
     },
-    requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 10_000),
-    trustProxy: readTrustProxy(env.TRUST_PROXY),
-    logHashSecret: required(
-      env,
-      'LOG_HASH_SECRET',
+    requestTimeoutMs: whole('REQUEST_TIMEOUT_MS', 10_000),
+    trustProxy: settings.take(() => readTrustProxy(env.TRUST_PROXY), false),
+    logHashSecret: settings.take(
+      () =>
+        secret(env, 'LOG_HASH_SECRET') ??
+        required(env, 'LOG_HASH_SECRET', processSecret, 'it keys the hash that stands for email addresses in the logs'),
       processSecret,
-      'it keys the hash that stands for email addresses in the logs.',
     ),
-    cookieSecrets: readCookieSecrets(env),
-    fieldDataPerIp: integer(env.RUM_LIMIT_PER_IP, 60),
-    fieldDataMaxBytes: positive(env.FIELD_DATA_MAX_MB, 'FIELD_DATA_MAX_MB', 1024) * 1024 * 1024,
-    releaseWatch: readJudgeSettings(env),
-    locationRetentionDays: integer(env.LOCATION_RETENTION_DAYS, 3),
-    locationNewTokensPerDay: integer(env.LOCATION_NEW_TOKENS_PER_DAY, 20),
-    ...readWebhook(env),
-    webhookTimeoutMs: integer(env.WEBHOOK_TIMEOUT_MS, 10_000),
+    cookieSecrets: settings.take(() => readCookieSecrets(env), [processSecret]),
+    fieldDataPerIp: whole('RUM_LIMIT_PER_IP', 60),
+    fieldDataMaxBytes:
+      settings.take(() => positive(env.FIELD_DATA_MAX_MB, 'FIELD_DATA_MAX_MB', 1024), 1024) * 1024 * 1024,
+    releaseWatch: readJudgeSettings(env, settings),
+    locationRetentionDays: whole('LOCATION_RETENTION_DAYS', 3),
+    locationNewTokensPerDay: whole('LOCATION_NEW_TOKENS_PER_DAY', 20),
+    ...settings.take(() => readWebhook(env), { webhookUrl: undefined, webhookSecrets: [] }),
+    webhookTimeoutMs: whole('WEBHOOK_TIMEOUT_MS', 10_000),
   };
+  if (!reader) settings.done();
+  return config;
 }

@@ -72,6 +72,32 @@ try {
     );
   }
 
+  // Both servers started as their units start them with settings an operator got wrong: each refuses at once, on one
+  // line naming every one of them and where to set them, with exit 78 (the units do not restart on it).
+  const wrong = {
+    'site-server/bin/site-server.mjs': [
+      'PORT=abc',
+      'PUBLIC_SITE_URL=notaurl',
+      'PREVIEW_SECRET=short',
+      'DATA_DIR=/proc/nope',
+      'METRICS_TOKEN=x',
+    ],
+    'api/bin/api.mjs': ['API_PORT=99999', 'DATABASE_URL=notaurl', 'DATA_DIR=/proc/nope'],
+  };
+  for (const [bin, settings] of Object.entries(wrong)) {
+    const refused = await startedAsTheUnit(join(copy, bin), settings);
+    const names = settings.map((setting) => setting.split('=')[0]!);
+    // No secret set either: production names the two it cannot run without.
+    const named = [...names, 'COOKIE_SECRET', 'LOG_HASH_SECRET'].filter((name) => !refused.stderr.includes(name));
+    const lines = refused.stderr.trim().split('\n');
+    check(
+      `node ${bin}, ${settings.join(' ')}, no secrets`,
+      `exit ${refused.code} in ${refused.ms} ms, ${lines.length} line${lines.length === 1 ? '' : 's'}: ${lines[0]!.slice(0, 160)}…` +
+        (named.length ? `; not named: ${named.join(', ')}` : ''),
+      refused.code === 78 && lines.length === 1 && named.length === 0 && refused.stdout === '',
+    );
+  }
+
   // The copy's site server, started with nothing but what its unit file would give it.
   const port = await freePort();
   let log = '';
@@ -147,3 +173,18 @@ for (const row of table) console.log(`${row.ok ? 'ok  ' : 'FAIL'} ${row.check.pa
 const failed = table.filter((row) => !row.ok).length;
 console.log(failed ? `${failed} of ${table.length} checks failed` : `${table.length} checks passed`);
 process.exitCode = failed ? 1 : 0;
+
+/** A server started as its unit starts it (`env -i`, plain node) with `settings`, until it exits (30 s at most). */
+async function startedAsTheUnit(bin: string, settings: string[]) {
+  const began = Date.now();
+  const child = spawn('/usr/bin/env', ['-i', 'PATH=/usr/bin:/bin', 'HOME=/tmp', ...settings, process.execPath, bin], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, stdout, stderr, ms: Date.now() - began };
+}

@@ -9,7 +9,10 @@ import { startReleaseWatch } from './watch/release-watch.ts';
 
 /** The site server as it runs: settings from the environment, the database, the server, the release watch. */
 
-const settings = settingsOrExit(() => siteSettings(process.env, fileURLToPath(new URL('../..', import.meta.url))));
+const settings = settingsOrExit(
+  () => siteSettings(process.env, fileURLToPath(new URL('../..', import.meta.url)), { server: true }),
+  '/etc/giftwell/site.env',
+);
 const { root, config, remotesDir, manifestFile, remotesBaseUrl, followsDatabase } = settings;
 // The database is reached and migrated in the background, tried again with backoff while it is away: pages are served
 // meanwhile, and what needs the database answers 503 until then.

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SettingsError } from 'api/settings';
 import { siteSettings } from './settings.ts';
 
 const root = '/srv/site';
@@ -28,6 +29,36 @@ describe('the site server’s settings', () => {
     expect(() =>
       siteSettings({ DATABASE_URL: 'postgres://db/site', REMOTES_DIR: '/r', REMOTES_MANIFEST: '/m.json' }, root),
     ).toThrow('REMOTES_MANIFEST is for a site without PostgreSQL');
+  });
+
+  it('names every wrong setting, its own and the API’s, in one refusal', () => {
+    let refusal: unknown;
+    try {
+      siteSettings(
+        {
+          PORT: 'abc',
+          PUBLIC_SITE_URL: 'notaurl',
+          PREVIEW_SECRET: 'short',
+          HEALTH_TOKEN: 'x',
+          REMOTES_BASE_URL: 'https://',
+          DATA_DIR: '/proc/nope',
+        },
+        root,
+        { server: true },
+      );
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(SettingsError);
+    expect((refusal as SettingsError).problems).toEqual([
+      'PORT must be a port from 1 to 65535, not "abc".',
+      'DATA_DIR "/proc/nope" cannot be made or written by this user (ENOENT).',
+      'PUBLIC_SITE_URL must be an http(s) address such as https://gifts.example, not "notaurl".',
+      'REMOTES_BASE_URL must be an http(s) address such as https://gifts.example, not "https://".',
+      'PREVIEW_SECRET must be at least 32 characters long (openssl rand -hex 32).',
+      'HEALTH_TOKEN must be at least 32 characters long (openssl rand -hex 32).',
+    ]);
+    expect(() => siteSettings({ PORT: '99999' }, root)).toThrow('PORT must be a port from 1 to 65535, not "99999".');
   });
 
   it('fetches builds from a CDN into the data folder when it follows PostgreSQL', () => {
