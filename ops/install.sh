@@ -89,7 +89,9 @@ SQL
 }
 
 units() {
-  install -d -m 0755 "$root/etc/systemd/system"
+  install -d -m 0755 "$root/usr/local/bin" "$root/etc/systemd/system"
+  install -m 0755 "$here/ops/giftwell" "$root/usr/local/bin/giftwell"
+  say ready "$root/usr/local/bin/giftwell (the operators' commands: sudo giftwell requests list)"
   install -m 0644 "$here/ops/systemd/giftwell-site.service" "$here/ops/systemd/giftwell-api.service" \
     "$root/etc/systemd/system/"
   if [ -z "$root" ] && [ -d /run/systemd/system ]; then

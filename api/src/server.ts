@@ -74,7 +74,7 @@ export function httpServerOptions({ requestTimeoutMs }: Pick<ApiConfig, 'request
 }
 
 /** What balancers and Prometheus ask every few seconds: counted in the metrics, written to the log only at debug. */
-const pollingRoutes = new Set(['/healthz', '/metrics']);
+const pollingRoutes = new Set(['/healthz', '/api/health', '/api/health/live', '/metrics']);
 
 /**
  * The request log: one line per request once it is answered, with its facts as plain fields (method, address without

@@ -57,8 +57,31 @@ const install = (...args: string[]) => {
 
 /** The places a unit names, in a namespace of their own: the scratch root's folders mounted where they belong. */
 const places = ['/etc/giftwell', '/srv/giftwell', '/var/lib/giftwell'];
+/** The machine's accounts as the scratch root has them (the giftwell user), over the host's in the namespace. */
+const accounts = ['/etc/passwd', '/etc/group'];
 const madeHere = places.filter((place) => !existsSync(place));
 const servers: ChildProcess[] = [];
+
+/** The mounts that put the scratch root's folders and accounts where the units and commands look for them. */
+const inNamespace = () => [...places, ...accounts].map((place) => `mount --bind ${root}${place} ${place}`).join(' && ');
+
+/** The scratch root's `giftwell` command, as an operator runs it with sudo. */
+const operatorCommand = (...args: string[]) =>
+  execFileSync(
+    'unshare',
+    [
+      '--mount',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      `${inNamespace()} && exec "$@"`,
+      'giftwell',
+      join(root, 'usr/local/bin/giftwell'),
+      ...args,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 
 /** A unit of the scratch root started as systemd starts it. */
 function startUnit(unit: string) {
@@ -77,7 +100,7 @@ function startUnit(unit: string) {
   const settings = readFileSync(join(root, field('EnvironmentFile')), 'utf8')
     .split('\n')
     .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line));
-  const mounts = places.map((place) => `mount --bind ${root}${place} ${place}`).join(' && ');
+  const mounts = inNamespace();
   const start = `umask ${field('UMask')} && cd ${field('WorkingDirectory')} && exec ${field('ExecStart')}`;
   const child = spawn(
     'unshare',
@@ -177,6 +200,10 @@ try {
     `owner ${data.uid} (the unit's user ${siteUnit.uid}), mode ${(data.mode & 0o777).toString(8)}`,
     data.uid === siteUnit.uid && (data.mode & 0o777) === 0o700,
   );
+  const listed = operatorCommand('requests', 'list');
+  check('sudo giftwell requests list', listed.trim().split('\n')[0]!.slice(0, 120), true);
+  const releases = operatorCommand('releases');
+  check('sudo giftwell releases', releases.trim().split('\n')[0]!.slice(0, 120), true);
   const errors = [siteUnit.log(), apiUnit.log()]
     .join('\n')
     .split('\n')

@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { sql } from 'kysely';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.ts';
 import { databaseName, openMigratedDatabase, type Db } from '../db/database.ts';
@@ -44,14 +45,17 @@ Uses the same DATABASE_URL / DATA_DIR as the service.`;
  */
 export async function sendWaitingNow(db: Db, table: 'email_outbox' | 'webhook_deliveries', now = new Date()) {
   const done = table === 'email_outbox' ? 'sent_at' : 'delivered_at';
-  const result = await db
+  // An email whose end was written may have been delivered: not "waiting", and not sent again from here.
+  const query = db
     .updateTable(table)
     .set({ next_attempt_at: now.toISOString() })
     .where(done, 'is', null)
     .where('failed_at', 'is', null)
     .where('next_attempt_at', '>', now.toISOString())
-    .where((where) => where.or([where('claimed_until', 'is', null), where('claimed_until', '<', now.toISOString())]))
-    .executeTakeFirst();
+    .where((where) => where.or([where('claimed_until', 'is', null), where('claimed_until', '<', now.toISOString())]));
+  const result = await (
+    table === 'email_outbox' ? query.where(sql.ref('end_written_at'), 'is', null) : query
+  ).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort, postgresDatabaseUrl, postgresServer, sqliteDatabase } from '../../test/databases.ts';
 import { outcomeIn, testApi, validBody } from '../../test/app.ts';
 import { deletionRequests } from '../deletion-requests/repository.ts';
-import { deliverDueEmails, type MailTransport } from '../mail/outbox.ts';
+import { createTransport, deliverDueEmails, type MailTransport } from '../mail/outbox.ts';
+import { startSmtpSink } from '../../test/smtp-sink.ts';
 import { openDatabase, openMigratedDatabase } from './database.ts';
 
 const postgres = await postgresServer();
@@ -160,6 +161,106 @@ describe.runIf(postgres)('a slow database', () => {
   });
 });
 
+describe.runIf(postgres)('an email whose mail server answers its end slowly, the database frozen meanwhile', () => {
+  it('is delivered once: the send is not cut after its end, and its row says it was sent', async () => {
+    const databaseUrl = await postgresDatabaseUrl(postgres!.url);
+    await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
+    const relay = await relayTo(databaseUrl);
+    const db = await openDatabase({
+      databaseUrl: relay.url,
+      dataDir: '',
+      databaseTimeouts: { connectMs: 1_000, statementMs: 1_000, lockMs: 1_000 },
+    });
+    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
+    // The mail server answers the message's end 2 s after it has it all; the lease is 3 s, so its claim could lapse
+    // (renewals at 1 s and 2 s fail while the database is frozen) before the answer comes.
+    const sink = await startSmtpSink({ delayMs: 2_000 });
+    const smtp = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '' });
+    const transport: MailTransport = {
+      describe: smtp.describe,
+      send: (email) =>
+        smtp.send({
+          ...email,
+          async beforeEnd() {
+            await email.beforeEnd?.();
+            // The whole message is at the mail server: PostgreSQL freezes now, for 4 s.
+            relay.stall();
+            setTimeout(relay.resume, 4_000);
+          },
+        }),
+    };
+    try {
+      const result = await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 3_000, 'test');
+      expect(result).toMatchObject({ due: 1, sent: 1, notRecorded: [] });
+      // Later runs, once the lease would have lapsed: nothing is due again.
+      const later = new Date(Date.now() + 3_600_000);
+      expect(await deliverDueEmails(db, transport, 'x@giftwell.example', later, 3_000, 'test')).toMatchObject({
+        due: 0,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const deliveries = sink.received.map((email) => email.messageId);
+      expect(deliveries).toHaveLength(1);
+      const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ attempts: 0, last_error: null, failed_at: null, claimed_until: null });
+      expect(row.sent_at).not.toBeNull();
+      expect(row.end_written_at).not.toBeNull();
+    } finally {
+      relay.resume();
+      await db.destroy();
+      await relay.cut();
+      await sink.close();
+    }
+  }, 30_000);
+
+  it('stops before the end when the gate cannot be written, and tries it again later: delivered once', async () => {
+    const databaseUrl = await postgresDatabaseUrl(postgres!.url);
+    await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
+    const relay = await relayTo(databaseUrl);
+    const db = await openDatabase({
+      databaseUrl: relay.url,
+      dataDir: '',
+      databaseTimeouts: { connectMs: 1_000, statementMs: 1_000, lockMs: 1_000 },
+    });
+    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
+    const sink = await startSmtpSink();
+    const smtp = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '' });
+    let frozen = false;
+    const transport: MailTransport = {
+      describe: smtp.describe,
+      send: (email) =>
+        smtp.send({
+          ...email,
+          async beforeEnd() {
+            // Frozen just before the gate, the first time: the gate's write cannot land within the claim.
+            if (!frozen) {
+              frozen = true;
+              relay.stall();
+              setTimeout(relay.resume, 4_000);
+            }
+            await email.beforeEnd?.();
+          },
+        }),
+    };
+    try {
+      const first = await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 3_000, 'test');
+      expect(first).toMatchObject({ due: 1, sent: 0 });
+      expect(sink.received).toHaveLength(0);
+      const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ attempts: 1, sent_at: null, end_written_at: null, failed_at: null });
+      const later = new Date(Date.now() + 3_600_000);
+      expect(await deliverDueEmails(db, transport, 'x@giftwell.example', later, 3_000, 'test')).toMatchObject({
+        sent: 1,
+      });
+      expect(sink.received).toHaveLength(1);
+    } finally {
+      relay.resume();
+      await db.destroy();
+      await relay.cut();
+      await sink.close();
+    }
+  }, 30_000);
+});
+
 /**
  * A relay to PostgreSQL on a port of its own: `cut` ends its connections and stops listening (the database away),
  * `open` listens again.
@@ -169,6 +270,9 @@ async function relayTo(databaseUrl: string) {
   const target = { host: url.hostname, port: Number(url.port || 5432) };
   const port = await freePort();
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
+  let stalled = false;
+  const flow = ([client, upstream]: [Socket, Socket]) => client.pipe(upstream).pipe(client);
   let server: Server | undefined;
   url.hostname = '127.0.0.1';
   url.port = String(port);
@@ -179,14 +283,33 @@ async function relayTo(databaseUrl: string) {
       new Promise<void>((resolve) => {
         server = createServer((socket) => {
           const upstream = createConnection(target);
-          for (const one of [socket, upstream]) {
+          const pair: [Socket, Socket] = [socket, upstream];
+          pairs.add(pair);
+          for (const one of pair) {
             sockets.add(one);
-            one.on('close', () => sockets.delete(one));
+            one.on('close', () => {
+              sockets.delete(one);
+              pairs.delete(pair);
+            });
             one.on('error', () => one.destroy());
           }
-          socket.pipe(upstream).pipe(socket);
+          if (!stalled) flow(pair);
         }).listen(port, '127.0.0.1', resolve);
       }),
+    /** PostgreSQL frozen, as by SIGSTOP: connections stay open, nothing answers, until `resume`. */
+    stall: () => {
+      stalled = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    resume: () => {
+      stalled = false;
+      for (const pair of pairs) flow(pair);
+    },
     cut: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));

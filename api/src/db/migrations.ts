@@ -451,6 +451,13 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '2026-12-08-01-email-end-written': {
+    async up(db: Kysely<unknown>) {
+      // When a worker was about to write an email's end (the message whole at the mail server): from then on the
+      // email may have been delivered, and it is never sent again blindly.
+      await db.schema.alterTable('email_outbox').addColumn('end_written_at', 'varchar(32)').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -82,6 +82,11 @@ export interface EmailOutboxTable {
   claimed_until: string | null;
   /** Which worker holds the claim (INSTANCE_NAME): it takes its own rows back when it starts again. */
   claimed_by: string | null;
+  /**
+   * When its worker was about to write the message's end to the mail server: from then on it may have been delivered
+   * whatever the worker learns, and it is not sent again unless an operator says so.
+   */
+  end_written_at: string | null;
 }
 
 /** Events for the platform's back end, queued with the change they tell of and sent to WEBHOOK_URL. */

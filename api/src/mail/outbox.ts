@@ -1,6 +1,9 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 import type { Transaction } from 'kysely';
 import { privateFolder, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -50,6 +53,11 @@ export interface MailTransport {
     messageId: string;
     /** Aborts the send (its connection closed): its claim lost or about to lapse, or the send past `sendLimitMs`. */
     signal?: AbortSignal;
+    /**
+     * Called with the whole message at the mail server, before its end is written: a rejection stops the send there
+     * (no end, no delivery). After it resolves the email may be delivered, whatever happens next.
+     */
+    beforeEnd?: () => Promise<void>;
   }): Promise<void>;
   describe: string;
 }
@@ -76,21 +84,91 @@ export function writeDurably(path: string, data: Buffer | string) {
   }
 }
 
+/** The address alone of `Name <address>`. */
+const addressOf = (mailbox: string) => /<([^>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox.trim();
+
+/**
+ * One message over one SMTP connection: STARTTLS when the server offers it (smtps:// for TLS from the start), login
+ * when the URL has a user. Bounded waits per phase (the answer to a message's end included: a server may scan it
+ * first); the whole send is bounded by `signal` (the claim and `sendLimitMs`, see `deliverDueEmails`), which closes the
+ * connection.
+ */
+async function sendOverSmtp(
+  server: URL,
+  envelope: { from: string; to: string[] },
+  message: Readable,
+  signal?: AbortSignal,
+) {
+  const connection = new SMTPConnection({
+    host: server.hostname,
+    port: Number(server.port) || (server.protocol === 'smtps:' ? 465 : 587),
+    secure: server.protocol === 'smtps:',
+    connectionTimeout: 5_000,
+    greetingTimeout: 5_000,
+    socketTimeout: 60_000,
+  });
+  // Whatever ends the send early, as one rejection: the connection's error or end (nodemailer tells of those by
+  // events, not by the callbacks, which then never come), the message failing (its gate), or the signal.
+  let settled = false;
+  const stopped = new Promise<never>((_, reject) => {
+    // The first reason wins; an end is said only when no error follows it at once (a refused connection ends too).
+    const stop = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+      connection.close();
+    };
+    connection.on('error', stop);
+    connection.once('end', () => setImmediate(() => stop(new Error('the mail server closed the connection'))));
+    message.on('error', stop);
+    if (signal?.aborted) stop(abortedBy(signal));
+    signal?.addEventListener('abort', () => stop(abortedBy(signal)));
+  });
+  stopped.catch(() => {});
+  const step = (start: (done: (error?: Error | null) => void) => void) =>
+    Promise.race([
+      stopped,
+      new Promise<void>((resolve, reject) => start((error) => (error ? reject(error) : resolve()))),
+    ]);
+  try {
+    await step((done) => connection.connect(done));
+    if (server.username) {
+      const credentials = { user: decodeURIComponent(server.username), pass: decodeURIComponent(server.password) };
+      await step((done) => connection.login(credentials, done));
+    }
+    await step((done) => connection.send(envelope, message, (error) => done(error)));
+    settled = true;
+    connection.quit();
+  } catch (error) {
+    settled = true;
+    connection.close();
+    throw error;
+  }
+}
+
+const abortedBy = (signal: AbortSignal) =>
+  Object.assign(new Error('the send was aborted'), { cause: signal.reason as unknown });
+
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
     // Bounded waits per phase (the answer to a message's end included: a server may scan it first); the whole send
     // is bounded by `sendLimitMs` and by its claim (the signal, see `deliverDueEmails`).
-    const transporter: Transporter = nodemailer.createTransport({
-      url: smtpUrl,
-      connectionTimeout: 5_000,
-      greetingTimeout: 5_000,
-      socketTimeout: 60_000,
-    });
+    const server = new URL(smtpUrl);
     return {
-      describe: `SMTP ${new URL(smtpUrl).host}`,
-      async send({ from, to, subject, text, html, messageId, signal }) {
-        await transporter.sendMail({ from, to, subject, text, html, messageId, ...(signal && { signal }) });
+      describe: `SMTP ${server.host}`,
+      async send({ from, to, subject, text, html, messageId, signal, beforeEnd }) {
+        const message = await new MailComposer({ from, to, subject, text, html, messageId }).compile().build();
+        // The message as a stream that ends only once `beforeEnd` resolved: the connection writes the end
+        // (CRLF.CRLF) when the stream ends, and a stream that fails instead ends the send without it. Nodemailer's
+        // transport reads a message whole before it connects, so the connection is driven here.
+        const raw = Readable.from(
+          (async function* () {
+            yield message;
+            await beforeEnd?.();
+          })(),
+        );
+        await sendOverSmtp(server, { from: addressOf(from), to: [addressOf(to)] }, raw, signal);
       },
     };
   }
@@ -98,10 +176,11 @@ export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefi
   const files: Transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     describe: `files in ${folder}`,
-    async send({ from, to, subject, text, html, id, messageId }) {
+    async send({ from, to, subject, text, html, id, messageId, beforeEnd }) {
       const { message } = (await files.sendMail({ from, to, subject, text, html, messageId })) as {
         message: Buffer;
       };
+      await beforeEnd?.();
       privateFolder(folder);
       writeDurably(join(folder, `${String(id).padStart(6, '0')}.eml`), message);
     },
@@ -132,6 +211,36 @@ export function messageIdOf(email: { id: number; created_at: string }, from: str
   return `<outbox-${email.id}-${Date.parse(email.created_at)}@${domain}>`;
 }
 
+/** Far enough ahead that no worker finds the email due: its outcome is this worker's to record, or an operator's. */
+const notDueAgain = '9999-12-31T00:00:00.000Z';
+
+/**
+ * The gate before an email's end: the row says, while this worker still holds its claim, that the end is about to be
+ * written (and makes it due no more). A database away or a claim lost stops the send before the end: nothing is
+ * delivered, and the email is tried again as any failed send.
+ */
+function endGate(db: Db, { id, attempts }: { id: number; attempts: number }, holder: string) {
+  let passed = false;
+  return {
+    passed: () => passed,
+    pass: async () => {
+      const now = new Date().toISOString();
+      const written = await db
+        .updateTable('email_outbox')
+        .set({ end_written_at: now, next_attempt_at: notDueAgain })
+        .where('id', '=', id)
+        .where('claimed_by', '=', holder)
+        .where('claimed_until', '>', now)
+        .where('sent_at', 'is', null)
+        // Late (the database away until after this attempt was recorded as failed): not this attempt's any more.
+        .where('attempts', '=', attempts)
+        .executeTakeFirst();
+      if (Number(written.numUpdatedRows) !== 1) throw new Error('its claim was lost before its end was written');
+      passed = true;
+    },
+  };
+}
+
 /**
  * Sends what is due, claimed so that no other instance sends it too; failures wait longer each time and give up
  * after `maxAttempts`. Never throws.
@@ -149,33 +258,69 @@ export async function deliverDueEmails(
   let lastError: string | undefined;
   const notRecorded: number[] = [];
   for await (const email of whileClaimed(db, 'email_outbox', due, { leaseMs, holder, claimedAt: now.getTime() })) {
-    // Held for as long as the send takes; aborted, its connection closed, before another instance could take it.
+    // Held for as long as the send takes; aborted, its connection closed, before another instance could take it:
+    // until the message's end is about to be written. From then on it may be delivered whatever this worker does, so
+    // nothing cuts it short but the send's own limit, and it is never sent again blindly.
     const claim = holdClaim(db, 'email_outbox', email, { leaseMs, holder });
+    const beforeEnd = endGate(db, email, holder);
+    const toSend = new AbortController();
+    claim.signal.addEventListener('abort', () => {
+      if (!beforeEnd.passed()) toSend.abort(claim.signal.reason);
+    });
     try {
       const { id, to_address: to, subject, body_text: text } = email;
       // The HTML part is made now, from the text: a new request writes the text alone (see contentFromText).
       const { html } = renderEmail(contentFromText(subject, text));
-      const signal = AbortSignal.any([claim.signal, AbortSignal.timeout(sendLimitMs)]);
-      await transport.send({ from, to, subject, text, html, id, messageId: messageIdOf(email, from), signal });
+      const signal = AbortSignal.any([toSend.signal, AbortSignal.timeout(sendLimitMs)]);
+      await transport.send({
+        ...{ from, to, subject, text, html, id, messageId: messageIdOf(email, from), signal },
+        beforeEnd: beforeEnd.pass,
+      });
     } catch (error) {
       claim.release();
       // An abort says why in its cause (the claim lost, or the send too long).
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
       lastError = `${String(error)}${cause}`.slice(0, 500);
+      if (beforeEnd.passed()) {
+        // The end was written and no answer came (or a failure did): the mail server may have delivered it. Said on
+        // its row, and not sent again by any worker.
+        lastError = `possibly delivered (its end was written, then: ${lastError})`.slice(0, 500);
+        const recorded = await recordSurely(
+          () =>
+            db
+              .updateTable('email_outbox')
+              .set({ last_error: lastError!, failed_at: new Date().toISOString(), claimed_until: null })
+              .where('id', '=', email.id)
+              .execute(),
+          sendLimitMs,
+          isDatabaseAway,
+        );
+        if (!recorded) notRecorded.push(email.id);
+        continue;
+      }
       const attempts = email.attempts + 1;
       const givenUp = attempts >= maxAttempts;
-      await db
-        .updateTable('email_outbox')
-        .set({
-          attempts,
-          last_error: lastError,
-          next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
-          failed_at: givenUp ? now.toISOString() : null,
-          claimed_until: null,
-          ...(givenUp ? { body_text: withoutSecrets(email.body_text) } : {}),
-        })
-        .where('id', '=', email.id)
-        .execute();
+      // Tried again while the database is away (it may be why the send stopped), within the claim's lease.
+      const failed = await recordSurely(
+        () =>
+          db
+            .updateTable('email_outbox')
+            .set({
+              attempts,
+              last_error: lastError,
+              next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+              failed_at: givenUp ? now.toISOString() : null,
+              claimed_until: null,
+              // Stopped before its end: not delivered, whatever a late write of the gate said.
+              end_written_at: null,
+              ...(givenUp ? { body_text: withoutSecrets(email.body_text) } : {}),
+            })
+            .where('id', '=', email.id)
+            .execute(),
+        leaseMs,
+        isDatabaseAway,
+      );
+      if (!failed) notRecorded.push(email.id);
       continue;
     }
     claim.release();
@@ -193,7 +338,8 @@ export async function deliverDueEmails(
           })
           .where('id', '=', email.id)
           .execute(),
-      leaseMs / 2,
+      // Past its gate the row is due no more: no other worker takes it while this one keeps trying to record it.
+      beforeEnd.passed() ? sendLimitMs : leaseMs / 2,
       isDatabaseAway,
     );
     if (recorded) sent++;
