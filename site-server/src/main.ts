@@ -66,6 +66,10 @@ closeOnSignal(app, db);
 // Listening at once, whatever the database holds: until the releases are read (PostgreSQL away, or a database no
 // server has migrated yet) /healthz answers 503 with the reason, and a page waits for the first read (5 s at most).
 await app.listen({ port: settings.port, host: settings.host });
-console.log(`The site is running at http://${settings.host}:${settings.port} (data in ${databaseName(config)})`);
+// One JSON line like every other (a supervisor's journal reads them all alike).
+app.log.info(
+  { url: `http://${settings.host}:${settings.port}`, data: databaseName(config) },
+  `The site is running at http://${settings.host}:${settings.port} (data in ${databaseName(config)})`,
+);
 // Migrated here as by every other server that reaches the database first, under the migrations' lock.
 await migrate(app.log);
