@@ -44,7 +44,7 @@ const previewSecret = 'cluster-test-preview-secret-0123456789abcdef';
 
 type Row = { check: string; figures: string; ok: boolean };
 /** The checks' rows: the site servers' 10, then metricsChecks' 10. */
-const expectedRows = 20;
+const expectedRows = 21;
 const table: Row[] = [];
 const check = (name: string, figures: string, ok: boolean) => table.push({ check: name, figures, ok });
 
