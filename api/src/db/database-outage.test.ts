@@ -246,9 +246,10 @@ describe.runIf(postgres)('an email whose mail server answers its end slowly, the
       expect(first).toMatchObject({ due: 1, sent: 0 });
       expect(sink.received).toHaveLength(0);
       const row = await db.selectFrom('email_outbox').selectAll().executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ attempts: 1, sent_at: null, end_written_at: null, failed_at: null });
-      const later = new Date(Date.now() + 3_600_000);
-      expect(await deliverDueEmails(db, transport, 'x@giftwell.example', later, 3_000, 'test')).toMatchObject({
+      // Stopped at its gate: the mail server did nothing wrong, so the try is not counted and it is due at once.
+      expect(row).toMatchObject({ attempts: 0, sent_at: null, end_written_at: null, failed_at: null });
+      expect(Date.parse(row.next_attempt_at)).toBeLessThanOrEqual(Date.now());
+      expect(await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 3_000, 'test')).toMatchObject({
         sent: 1,
       });
       expect(sink.received).toHaveLength(1);

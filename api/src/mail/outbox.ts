@@ -211,8 +211,11 @@ export function messageIdOf(email: { id: number; created_at: string }, from: str
   return `<outbox-${email.id}-${Date.parse(email.created_at)}@${domain}>`;
 }
 
-/** Far enough ahead that no worker finds the email due: its outcome is this worker's to record, or an operator's. */
-const notDueAgain = '9999-12-31T00:00:00.000Z';
+/**
+ * How long an email past its gate is due to no worker: its own has the send's limit to record its outcome. Should that
+ * never land (the worker killed), it is due again after this, and sent again with its `Message-ID`; the row says so.
+ */
+const pastTheGateMs = sendLimitMs + 60_000;
 
 /**
  * The gate before an email's end: the row says, while this worker still holds its claim, that the end is about to be
@@ -221,13 +224,18 @@ const notDueAgain = '9999-12-31T00:00:00.000Z';
  */
 function endGate(db: Db, { id, attempts }: { id: number; attempts: number }, holder: string) {
   let passed = false;
+  let refused = false;
   return {
     passed: () => passed,
+    /** Whether the gate itself stopped the send (the database away, the claim lost): the mail server is not at fault. */
+    refused: () => refused,
     pass: async () => {
-      const now = new Date().toISOString();
+      const at = new Date();
+      const now = at.toISOString();
+      refused = true;
       const written = await db
         .updateTable('email_outbox')
-        .set({ end_written_at: now, next_attempt_at: notDueAgain })
+        .set({ end_written_at: now, next_attempt_at: new Date(at.getTime() + pastTheGateMs).toISOString() })
         .where('id', '=', id)
         .where('claimed_by', '=', holder)
         .where('claimed_until', '>', now)
@@ -236,6 +244,7 @@ function endGate(db: Db, { id, attempts }: { id: number; attempts: number }, hol
         .where('attempts', '=', attempts)
         .executeTakeFirst();
       if (Number(written.numUpdatedRows) !== 1) throw new Error('its claim was lost before its end was written');
+      refused = false;
       passed = true;
     },
   };
@@ -298,7 +307,9 @@ export async function deliverDueEmails(
         if (!recorded) notRecorded.push(email.id);
         continue;
       }
-      const attempts = email.attempts + 1;
+      // Stopped at the gate (the database away at that moment): nothing was delivered and the mail server did
+      // nothing wrong, so it is due again at once, not after a backoff, and the try is not counted.
+      const attempts = beforeEnd.refused() ? email.attempts : email.attempts + 1;
       const givenUp = attempts >= maxAttempts;
       // Tried again while the database is away (it may be why the send stopped), within the claim's lease.
       const failed = await recordSurely(
@@ -308,7 +319,9 @@ export async function deliverDueEmails(
             .set({
               attempts,
               last_error: lastError,
-              next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+              next_attempt_at: beforeEnd.refused()
+                ? new Date().toISOString()
+                : new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
               failed_at: givenUp ? now.toISOString() : null,
               claimed_until: null,
               // Stopped before its end: not delivered, whatever a late write of the gate said.
@@ -332,7 +345,11 @@ export async function deliverDueEmails(
           // The link has reached its reader: the outbox keeps the email without it.
           .set({
             sent_at: new Date().toISOString(),
-            last_error: null,
+            // Sent after an earlier attempt wrote its end and never recorded what came of it (its worker killed):
+            // it may have arrived twice, with one Message-ID.
+            last_error: email.end_written_at
+              ? `sent again: an earlier attempt wrote its end at ${email.end_written_at} and recorded nothing after`
+              : null,
             body_text: withoutSecrets(email.body_text),
             claimed_until: null,
           })
