@@ -48,17 +48,21 @@ export function port(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return Number(value);
 }
 
+/** The scheme of an address (`https:`), or undefined when it is not one. */
+export function schemeOf(value: string): string | undefined {
+  try {
+    return new URL(value).protocol;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An http(s) address from `name`, or undefined when unset. */
 export function httpAddress(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   if (!value) return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(value);
-  } catch {
-    // named below
-  }
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+  const scheme = schemeOf(value);
+  if (scheme !== 'http:' && scheme !== 'https:') {
     throw new Error(`${name} must be an http(s) address such as https://gifts.example, not "${value}"`);
   }
   return value;
@@ -76,13 +80,8 @@ export function secret(env: NodeJS.ProcessEnv, name: string): string | undefined
 export function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const value = env.DATABASE_URL;
   if (!value) return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(value);
-  } catch {
-    // named below
-  }
-  if (parsed?.protocol !== 'postgres:' && parsed?.protocol !== 'postgresql:') {
+  const scheme = schemeOf(value);
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
     throw new Error('DATABASE_URL must be a PostgreSQL address, postgres://user:password@host:5432/database');
   }
   return value;

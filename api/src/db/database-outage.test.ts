@@ -161,34 +161,49 @@ describe.runIf(postgres)('a slow database', () => {
   });
 });
 
+/**
+ * One queued email on PostgreSQL through a relay that can freeze it, and a real SMTP server answering each message's
+ * end `answerMs` late; `atGate` runs at the email's gate, with the gate's own write (`pass`) to call before or after.
+ */
+async function mailRoad(answerMs: number, atGate: (pass: () => Promise<void>, relay: Relay) => Promise<void>) {
+  const databaseUrl = await postgresDatabaseUrl(postgres!.url);
+  await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
+  const relay = await relayTo(databaseUrl);
+  const db = await openDatabase({
+    databaseUrl: relay.url,
+    dataDir: '',
+    databaseTimeouts: { connectMs: 1_000, statementMs: 1_000, lockMs: 1_000 },
+  });
+  await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
+  const sink = await startSmtpSink({ delayMs: answerMs });
+  const smtp = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '' });
+  const transport: MailTransport = {
+    describe: smtp.describe,
+    send: (email) => smtp.send({ ...email, beforeEnd: () => atGate(async () => email.beforeEnd?.(), relay) }),
+  };
+  return {
+    db,
+    sink,
+    transport,
+    async close() {
+      relay.resume();
+      await db.destroy();
+      await relay.cut();
+      await sink.close();
+    },
+  };
+}
+
 describe.runIf(postgres)('an email whose mail server answers its end slowly, the database frozen meanwhile', () => {
   it('is delivered once: the send is not cut after its end, and its row says it was sent', async () => {
-    const databaseUrl = await postgresDatabaseUrl(postgres!.url);
-    await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
-    const relay = await relayTo(databaseUrl);
-    const db = await openDatabase({
-      databaseUrl: relay.url,
-      dataDir: '',
-      databaseTimeouts: { connectMs: 1_000, statementMs: 1_000, lockMs: 1_000 },
-    });
-    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
     // The mail server answers the message's end 2 s after it has it all; the lease is 3 s, so its claim could lapse
     // (renewals at 1 s and 2 s fail while the database is frozen) before the answer comes.
-    const sink = await startSmtpSink({ delayMs: 2_000 });
-    const smtp = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '' });
-    const transport: MailTransport = {
-      describe: smtp.describe,
-      send: (email) =>
-        smtp.send({
-          ...email,
-          async beforeEnd() {
-            await email.beforeEnd?.();
-            // The whole message is at the mail server: PostgreSQL freezes now, for 4 s.
-            relay.stall();
-            setTimeout(relay.resume, 4_000);
-          },
-        }),
-    };
+    const { db, sink, transport, close } = await mailRoad(2_000, async (pass, relay) => {
+      await pass();
+      // The whole message is at the mail server: PostgreSQL freezes now, for 4 s.
+      relay.stall();
+      setTimeout(relay.resume, 4_000);
+    });
     try {
       const result = await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 3_000, 'test');
       expect(result).toMatchObject({ due: 1, sent: 1, notRecorded: [] });
@@ -205,42 +220,21 @@ describe.runIf(postgres)('an email whose mail server answers its end slowly, the
       expect(row.sent_at).not.toBeNull();
       expect(row.end_written_at).not.toBeNull();
     } finally {
-      relay.resume();
-      await db.destroy();
-      await relay.cut();
-      await sink.close();
+      await close();
     }
   }, 30_000);
 
   it('stops before the end when the gate cannot be written, and tries it again later: delivered once', async () => {
-    const databaseUrl = await postgresDatabaseUrl(postgres!.url);
-    await (await openMigratedDatabase({ databaseUrl, dataDir: '' })).destroy();
-    const relay = await relayTo(databaseUrl);
-    const db = await openDatabase({
-      databaseUrl: relay.url,
-      dataDir: '',
-      databaseTimeouts: { connectMs: 1_000, statementMs: 1_000, lockMs: 1_000 },
-    });
-    await deletionRequests(db).submit({ name: 'A', email: 'ann@example.com', reason: 'r' });
-    const sink = await startSmtpSink();
-    const smtp = createTransport({ smtpUrl: `smtp://127.0.0.1:${sink.port}`, dataDir: '' });
     let frozen = false;
-    const transport: MailTransport = {
-      describe: smtp.describe,
-      send: (email) =>
-        smtp.send({
-          ...email,
-          async beforeEnd() {
-            // Frozen just before the gate, the first time: the gate's write cannot land within the claim.
-            if (!frozen) {
-              frozen = true;
-              relay.stall();
-              setTimeout(relay.resume, 4_000);
-            }
-            await email.beforeEnd?.();
-          },
-        }),
-    };
+    const { db, sink, transport, close } = await mailRoad(0, async (pass, relay) => {
+      // Frozen just before the gate, the first time: the gate's write cannot land within the claim.
+      if (!frozen) {
+        frozen = true;
+        relay.stall();
+        setTimeout(relay.resume, 4_000);
+      }
+      await pass();
+    });
     try {
       const first = await deliverDueEmails(db, transport, 'x@giftwell.example', new Date(), 3_000, 'test');
       expect(first).toMatchObject({ due: 1, sent: 0 });
@@ -254,13 +248,12 @@ describe.runIf(postgres)('an email whose mail server answers its end slowly, the
       });
       expect(sink.received).toHaveLength(1);
     } finally {
-      relay.resume();
-      await db.destroy();
-      await relay.cut();
-      await sink.close();
+      await close();
     }
   }, 30_000);
 });
+
+type Relay = Awaited<ReturnType<typeof relayTo>>;
 
 /**
  * A relay to PostgreSQL on a port of its own: `cut` ends its connections and stops listening (the database away),

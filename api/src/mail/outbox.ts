@@ -152,8 +152,6 @@ const abortedBy = (signal: AbortSignal) =>
 /** SMTP when configured; otherwise each email is written to a file the operators can read. */
 export function createTransport({ smtpUrl, dataDir }: { smtpUrl: string | undefined; dataDir: string }): MailTransport {
   if (smtpUrl) {
-    // Bounded waits per phase (the answer to a message's end included: a server may scan it first); the whole send
-    // is bounded by `sendLimitMs` and by its claim (the signal, see `deliverDueEmails`).
     const server = new URL(smtpUrl);
     return {
       describe: `SMTP ${server.host}`,
