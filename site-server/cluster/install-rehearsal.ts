@@ -62,26 +62,27 @@ const accounts = ['/etc/passwd', '/etc/group'];
 const madeHere = places.filter((place) => !existsSync(place));
 const servers: ChildProcess[] = [];
 
-/** The mounts that put the scratch root's folders and accounts where the units and commands look for them. */
-const inNamespace = () => [...places, ...accounts].map((place) => `mount --bind ${root}${place} ${place}`).join(' && ');
+/**
+ * `unshare`'s arguments that run the shell `command` (its arguments `args`, as "$@") in a mount namespace of its own,
+ * where the scratch root's folders and accounts stand where the units and commands look for them.
+ */
+const inNamespace = (command: string, ...args: string[]) => [
+  '--mount',
+  '--propagation',
+  'private',
+  'sh',
+  '-c',
+  `${[...places, ...accounts].map((place) => `mount --bind ${root}${place} ${place}`).join(' && ')} && exec ${command}`,
+  'rehearsal',
+  ...args,
+];
 
 /** The scratch root's `giftwell` command, as an operator runs it with sudo. */
 const operatorCommand = (...args: string[]) =>
-  execFileSync(
-    'unshare',
-    [
-      '--mount',
-      '--propagation',
-      'private',
-      'sh',
-      '-c',
-      `${inNamespace()} && exec "$@"`,
-      'giftwell',
-      join(root, 'usr/local/bin/giftwell'),
-      ...args,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  execFileSync('unshare', inNamespace('"$@"', join(root, 'usr/local/bin/giftwell'), ...args), {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 /** A unit of the scratch root started as systemd starts it. */
 function startUnit(unit: string) {
@@ -100,20 +101,10 @@ function startUnit(unit: string) {
   const settings = readFileSync(join(root, field('EnvironmentFile')), 'utf8')
     .split('\n')
     .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line));
-  const mounts = inNamespace();
   const start = `umask ${field('UMask')} && cd ${field('WorkingDirectory')} && exec ${field('ExecStart')}`;
   const child = spawn(
     'unshare',
-    [
-      '--mount',
-      '--propagation',
-      'private',
-      'sh',
-      '-c',
-      `${mounts} && exec setpriv --reuid ${uid} --regid ${gid} --clear-groups env -i "$@" sh -c '${start}'`,
-      'unit',
-      ...settings,
-    ],
+    inNamespace(`setpriv --reuid ${uid} --regid ${gid} --clear-groups env -i "$@" sh -c '${start}'`, ...settings),
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let log = '';
@@ -123,17 +114,24 @@ function startUnit(unit: string) {
   return { log: () => log, uid: Number(uid) };
 }
 
-async function answers(url: string, ms = 60_000) {
+/**
+ * The first answer of `url` that is `settled` (any answer by default), within `ms`; the last one seen otherwise. A
+ * site server listens before it has migrated (503 "waiting for the database schema"), and says what it is once it has.
+ */
+async function answers(url: string, settled = (_answer: { status: number; body: string }) => true, ms = 60_000) {
   const began = Date.now();
+  let last = { status: 0, body: 'no answer' };
   while (Date.now() - began < ms) {
     try {
       const response = await fetch(url);
-      return { status: response.status, body: await response.text(), ms: Date.now() - began };
+      last = { status: response.status, body: await response.text() };
+      if (settled(last)) break;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // not listening yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { status: 0, body: 'no answer', ms: Date.now() - began };
+  return { ...last, ms: Date.now() - began };
 }
 
 /** Sets NAME=value in an env file of the scratch root, as an operator edits it. */
@@ -182,11 +180,13 @@ try {
 
   const siteUnit = startUnit('giftwell-site.service');
   const apiUnit = startUnit('giftwell-api.service');
-  const health = await answers(`http://127.0.0.1:${sitePort}/healthz`);
+  const ready = ({ status, body }: { status: number; body: string }) =>
+    status === 200 || (status === 503 && /no release is live/.test(body));
+  const health = await answers(`http://127.0.0.1:${sitePort}/healthz`, ready);
   check(
     'giftwell-site.service as systemd starts it',
     `/healthz ${health.status} in ${health.ms} ms: ${health.body.slice(0, 120)}`,
-    health.status === 200 || (health.status === 503 && /no release is live/.test(health.body)),
+    ready(health),
   );
   const apiHealth = await answers(`http://127.0.0.1:${apiPort}/api/health`);
   check(
